@@ -1,0 +1,204 @@
+/**
+ * Placement on the board: the frontier of open cells with the edge classes each one demands,
+ * edge matching by signature, and the mutation that lays a tile and merges its features.
+ *
+ * Edge matching is pluggable through edge classes: every feature kind gives the edge whose
+ * middle port it owns a small class number, and two edges match when their classes are equal.
+ * A game that needs looser matching (The Castle: only paths must match) maps its kinds onto
+ * fewer classes. A demand packs, per side, a 3-bit mask and a 3-bit value; a tile fits a cell at
+ * rotation r when `(signature[r] & mask) === value`.
+ */
+import type { CompiledTile } from './tiles.js';
+import { oppositePort } from './tiles.js';
+import { findRoot, unionFeatures } from './features.js';
+import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState } from './state.js';
+import type { Immutable, Rotation } from './types.js';
+
+/** What the ruleset offers the board code. @internal */
+export interface BoardRules {
+  readonly tiles: readonly CompiledTile[];
+  readonly tileIndex: Readonly<Record<string, number>>;
+  readonly tracksTiles: readonly boolean[];
+}
+
+/** Whether a tile fits a demand at a rotation. */
+export function fits(tile: CompiledTile, demand: number, rotation: number): boolean {
+  return (tile.signature[rotation]! & (demand >>> 12)) === (demand & 0xfff);
+}
+
+/** Index of `key` in the sorted open list, or -(insertion point) - 1. */
+export function openIndex(open: readonly number[], key: number): number {
+  let lo = 0;
+  let hi = open.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = open[mid]!;
+    if (v < key) lo = mid + 1;
+    else if (v > key) hi = mid - 1;
+    else return mid;
+  }
+  return -lo - 1;
+}
+
+/** Whether the tile fits anywhere on the board (any open cell, any rotation). */
+export function canPlaceAnywhere(state: Immutable<GameState>, tile: CompiledTile): boolean {
+  const { open, demand } = state;
+  for (let i = 0; i < open.length; i++) {
+    const d = demand[i]!;
+    const mask = d >>> 12;
+    const val = d & 0xfff;
+    const sig = tile.signature;
+    if ((sig[0]! & mask) === val || (sig[1]! & mask) === val || (sig[2]! & mask) === val || (sig[3]! & mask) === val) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Number of (cell, rotation) placements of the tile. */
+export function countPlacements(state: Immutable<GameState>, tile: CompiledTile): number {
+  const { open, demand } = state;
+  const sig = tile.signature;
+  let n = 0;
+  for (let i = 0; i < open.length; i++) {
+    const d = demand[i]!;
+    const mask = d >>> 12;
+    const val = d & 0xfff;
+    for (let r = 0; r < 4; r++) if ((sig[r]! & mask) === val) n++;
+  }
+  return n;
+}
+
+/**
+ * The n-th placement in canonical order (ascending cell key, then rotation), packed as
+ * `key * 4 + rotation`; -1 when there are not that many.
+ */
+export function nthPlacement(state: Immutable<GameState>, tile: CompiledTile, nth: number): number {
+  const { open, demand } = state;
+  const sig = tile.signature;
+  for (let i = 0; i < open.length; i++) {
+    const d = demand[i]!;
+    const mask = d >>> 12;
+    const val = d & 0xfff;
+    for (let r = 0; r < 4; r++) {
+      if ((sig[r]! & mask) === val && nth-- === 0) return open[i]! * 4 + r;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Lays tile `tile` at `x, y` turned `rotation` and updates the frontier and the feature graph.
+ * Assumes the placement is legal (callers check first). Returns the new tile's index.
+ */
+export function layTile(
+  rules: BoardRules,
+  s: GameState,
+  tile: CompiledTile,
+  x: number,
+  y: number,
+  rotation: Rotation,
+  player: number,
+): number {
+  const key = cellKey(x, y);
+  const index = s.tiles.length;
+  const base = s.nodes.length;
+  s.tiles.push({ id: tile.def.id, x, y, rotation, player, node: base });
+  s.cells[key] = index;
+
+  // One node per local feature.
+  const nodes = s.nodes;
+  const kinds = tile.kinds;
+  for (let f = 0; f < kinds.length; f++) {
+    const k = kinds[f]!;
+    nodes.push({
+      parent: base + f,
+      kind: k,
+      open: tile.portCounts[f]!,
+      tiles: rules.tracksTiles[k] ? [index] : [],
+      pennants: tile.pennants[f]!,
+      followers: 0,
+      tile: index,
+      local: f,
+    });
+  }
+
+  // Cloister-like features: count filled surroundings, and tell neighbouring ones about us.
+  const cells = s.cells;
+  let around = 0;
+  for (let i = 0; i < 8; i++) {
+    const t = cells[key + AROUND_DELTA[i]!];
+    if (t === undefined) continue;
+    around++;
+    const nt = s.tiles[t]!;
+    const area = rules.tiles[tileIndexOf(rules, nt.id)]!.areaFeature;
+    if (area >= 0) nodes[nt.node + area]!.open--;
+  }
+  if (tile.areaFeature >= 0) nodes[base + tile.areaFeature]!.open = 8 - around;
+
+  // Merge across the four edges; update the frontier.
+  const pf = tile.portFeature;
+  const rOff = rotation * 12;
+  const sig = tile.signature[rotation]!;
+  const at = openIndex(s.open, key);
+  if (at >= 0) {
+    s.open.splice(at, 1);
+    s.demand.splice(at, 1);
+  }
+  for (let side = 0; side < 4; side++) {
+    const nkey = key + SIDE_DELTA[side]!;
+    const nt = cells[nkey];
+    if (nt === undefined) {
+      // The empty neighbour now demands our edge class on its facing side.
+      const facing = (side + 2) % 4;
+      const cls = (sig >>> (3 * side)) & 7;
+      const bits = ((7 << (3 * facing)) << 12) | (cls << (3 * facing));
+      const j = openIndex(s.open, nkey);
+      if (j >= 0) s.demand[j] = s.demand[j]! | bits;
+      else {
+        s.open.splice(-j - 1, 0, nkey);
+        s.demand.splice(-j - 1, 0, bits);
+      }
+      continue;
+    }
+    const other = s.tiles[nt]!;
+    const ot = rules.tiles[tileIndexOf(rules, other.id)]!;
+    const oOff = other.rotation * 12;
+    for (let k = 0; k < 3; k++) {
+      const p = side * 3 + k;
+      const mine = pf[rOff + p]!;
+      const theirs = ot.portFeature[oOff + oppositePort(p)]!;
+      const root = unionFeatures(nodes, base + mine, other.node + theirs);
+      nodes[root]!.open -= 2;
+    }
+  }
+  return index;
+}
+
+/** The compiled-tile index of a tile kind id. @internal */
+export function tileIndexOf(rules: BoardRules, id: string): number {
+  const i = rules.tileIndex[id];
+  if (i === undefined) throw new Error(`unknown tile kind ${id}`);
+  return i;
+}
+
+/** Roots of the features that the last placed tile belongs to or completes around it, without duplicates, in order. */
+export function touchedRoots(rules: BoardRules, s: Immutable<GameState>): number[] {
+  const index = s.tiles.length - 1;
+  const placed = s.tiles[index]!;
+  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  const out: number[] = [];
+  for (let f = 0; f < tile.kinds.length; f++) {
+    const r = findRoot(s.nodes, placed.node + f);
+    if (!out.includes(r)) out.push(r);
+  }
+  const key = cellKey(placed.x, placed.y);
+  for (let i = 0; i < 8; i++) {
+    const t = s.cells[key + AROUND_DELTA[i]!];
+    if (t === undefined) continue;
+    const nt = s.tiles[t]!;
+    const area = rules.tiles[rules.tileIndex[nt.id]!]!.areaFeature;
+    if (area >= 0 && !out.includes(nt.node + area)) out.push(nt.node + area);
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+/**
+ * The immutable, app-facing API: new games, the current step, legal moves, and `applyMove`,
+ * which validates a move and runs the rules recipe inside immer. Inputs are never changed;
+ * every returned state is deeply frozen.
+ */
+import { freeze } from 'immer';
+import { meepleError, type MeepleError } from '../errors.js';
+import type { GameEvent } from '../events.js';
+import { err, ok, type Result } from '../result.js';
+import type { Ruleset } from '../ruleset.js';
+import type { GameState, Move, Step } from '../state.js';
+import type { Immutable } from '../types.js';
+import { checkMove, listMoves } from './legal.js';
+import { playMove, setupGame } from './play.js';
+
+/** Options of a new game. */
+export interface NewGameOptions {
+  /** Number of players (classic: 2 to 5). */
+  readonly players: number;
+  /** Seed of all chance in the game: any text, or a safe integer. Same seed, same game. */
+  readonly seed: string | number;
+}
+
+/** What `applyMove` returns: the next state and the events of the transition. */
+export interface Transition {
+  /** The state after the move (deeply frozen; the input state is untouched). */
+  readonly state: GameState;
+  /** What happened, in order. */
+  readonly events: readonly GameEvent[];
+}
+
+/** Validates new-game options; returns the seed as text. @internal */
+export function checkGameOptions(rules: Ruleset, options: unknown): Result<{ players: number; seed: string }, MeepleError> {
+  if (typeof options !== 'object' || options === null) {
+    return err(meepleError('options/malformed', 'newGame needs an options object { players, seed }'));
+  }
+  const o = options as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k !== 'players' && k !== 'seed') return err(meepleError('options/malformed', `unknown game option '${k}' (options: players, seed)`));
+  }
+  const players = o['players'];
+  if (typeof players !== 'number' || !Number.isInteger(players) || players < rules.minPlayers || players > rules.maxPlayers) {
+    return err(
+      meepleError('options/players', `players must be an integer from ${rules.minPlayers} to ${rules.maxPlayers} for ${rules.id}, got ${String(players)}`),
+    );
+  }
+  const seed = o['seed'];
+  if (typeof seed === 'number') {
+    if (!Number.isSafeInteger(seed)) return err(meepleError('options/seed', `a numeric seed must be a safe integer, got ${seed}`));
+    return ok({ players, seed: String(seed) });
+  }
+  if (typeof seed !== 'string' || seed.length > 256) {
+    return err(meepleError('options/seed', 'seed must be a string of at most 256 characters or a safe integer'));
+  }
+  return ok({ players, seed });
+}
+
+/**
+ * Starts a game: start tile on the table, every player's followers in supply, the first tile
+ * drawn for player 0 with the seeded generator.
+ *
+ * @example
+ * ```ts
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'my-seed' });
+ * if (game.ok) console.log(currentStep(game.value)); // { kind: 'place-tile', player: 0, tile: ... }
+ * ```
+ */
+export function newGame(rules: Ruleset, options: NewGameOptions): Result<GameState, MeepleError> {
+  const checked = checkGameOptions(rules, options);
+  if (!checked.ok) return checked;
+  return ok(freeze(setupGame(rules, checked.value.players, checked.value.seed, null), true));
+}
+
+/** The decision the game is waiting for, and who must take it. */
+export function currentStep(state: Immutable<GameState>): Step {
+  return state.step as Step;
+}
+
+/**
+ * Every legal move at the current step, in canonical order (placements north to south, west to
+ * east, then by rotation; deployments in the tile's feature order, then pass). `isLegal(m)` is
+ * true exactly for these moves.
+ */
+export function legalMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
+  return listMoves(rules, state);
+}
+
+/** Whether `move` (any value, such as untrusted input) is legal now. Never throws. */
+export function isLegal(rules: Ruleset, state: Immutable<GameState>, move: unknown): boolean {
+  return state.ruleset === rules.id && checkMove(rules, state, move) === null;
+}
+
+/** Why `move` is not legal now, or `null` if it is. Never throws. */
+export function whyIllegal(rules: Ruleset, state: Immutable<GameState>, move: unknown): MeepleError | null {
+  if (state.ruleset !== rules.id) {
+    return meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`);
+  }
+  return checkMove(rules, state, move);
+}
+
+/**
+ * Plays one move and returns the next state with the events it caused. The input state is
+ * never modified (immer); an illegal, malformed or out-of-turn move returns an error and no state.
+ *
+ * @example
+ * ```ts
+ * const [move] = legalMoves(rules, state);
+ * const next = applyMove(rules, state, move);
+ * if (next.ok) state = next.value.state;
+ * else console.error(next.error.code, next.error.message);
+ * ```
+ */
+export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unknown): Result<Transition, MeepleError> {
+  const problem = whyIllegal(rules, state, move);
+  if (problem !== null) return err(problem);
+  const events: GameEvent[] = [];
+  const next = rules.immer.produce(state as GameState, (draft) => {
+    playMove(rules, draft, move as Move, (e) => events.push(e));
+  });
+  return ok({ state: next, events });
+}

@@ -1,0 +1,164 @@
+/**
+ * Legal moves and move validation. `legalMoves` is the single source of truth; `checkMove`
+ * answers the same question for one move without listing them all (a property test keeps the
+ * two in agreement) and says precisely why a move is refused.
+ */
+import { fits, nthPlacement, openIndex, countPlacements } from '../board.js';
+import { meepleError, type MeepleError } from '../errors.js';
+import { findRoot } from '../features.js';
+import type { Ruleset } from '../ruleset.js';
+import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type Move } from '../state.js';
+import type { Immutable, Rotation } from '../types.js';
+import { deployTargets } from './play.js';
+
+/**
+ * Every legal move at the current step, in canonical order: placements by cell (north to south,
+ * west to east) then rotation; deployments by local feature order, then `pass`. Empty when the
+ * game is over.
+ */
+export function listMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
+  const step = state.step;
+  const out: Move[] = [];
+  if (step.kind === 'place-tile') {
+    const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
+    const n = countPlacements(state, tile);
+    const { open, demand } = state;
+    for (let i = 0; i < open.length; i++) {
+      const key = open[i]!;
+      for (let r = 0; r < 4; r++) {
+        if (fits(tile, demand[i]!, r)) {
+          out.push({ type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: r as Rotation });
+        }
+      }
+    }
+    if (out.length !== n) throw new Error('placement count mismatch');
+  } else if (step.kind === 'deploy') {
+    const bits = deployTargets(rules, state);
+    const placed = state.tiles[state.tiles.length - 1]!;
+    const feats = rules.tiles[rules.tileIndex[placed.id]!]!.def.features;
+    for (let f = 0; f < feats.length; f++) {
+      if (bits & (1 << f)) out.push({ type: 'deploy', player: step.player, feature: feats[f]!.id });
+    }
+    out.push({ type: 'pass', player: step.player });
+  }
+  return out;
+}
+
+/** Number of legal moves (without building them). @internal */
+export function countMoves(rules: Ruleset, state: Immutable<GameState>): number {
+  const step = state.step;
+  if (step.kind === 'place-tile') return countPlacements(state, rules.tiles[rules.tileIndex[step.tile]!]!);
+  if (step.kind === 'deploy') {
+    let bits = deployTargets(rules, state);
+    let n = 1;
+    while (bits !== 0) {
+      bits &= bits - 1;
+      n++;
+    }
+    return n;
+  }
+  return 0;
+}
+
+/** The n-th legal move in canonical order (0 <= n < countMoves). @internal */
+export function nthMove(rules: Ruleset, state: Immutable<GameState>, n: number): Move {
+  const step = state.step;
+  if (step.kind === 'place-tile') {
+    const p = nthPlacement(state, rules.tiles[rules.tileIndex[step.tile]!]!, n);
+    if (p < 0) throw new Error(`no placement #${n}`);
+    const key = (p / 4) | 0;
+    return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+  }
+  if (step.kind === 'deploy') {
+    const bits = deployTargets(rules, state);
+    const placed = state.tiles[state.tiles.length - 1]!;
+    const feats = rules.tiles[rules.tileIndex[placed.id]!]!.def.features;
+    for (let f = 0; f < feats.length; f++) {
+      if (bits & (1 << f) && n-- === 0) return { type: 'deploy', player: step.player, feature: feats[f]!.id };
+    }
+    if (n === 0) return { type: 'pass', player: step.player };
+  }
+  throw new Error(`no move #${n}`);
+}
+
+const MOVE_KEYS = {
+  place: ['type', 'player', 'x', 'y', 'rotation'],
+  deploy: ['type', 'player', 'feature'],
+  pass: ['type', 'player'],
+} as const;
+
+function isInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+/**
+ * Why `move` cannot be played now, or `null` if it can. Accepts anything (untrusted input) and
+ * never throws on it.
+ */
+export function checkMove(rules: Ruleset, state: Immutable<GameState>, move: unknown): MeepleError | null {
+  if (typeof move !== 'object' || move === null || Array.isArray(move)) {
+    return meepleError('move/malformed', `a move must be an object, got ${describe(move)}`);
+  }
+  const m = move as Record<string, unknown>;
+  const type = m['type'];
+  if (typeof type !== 'string') return meepleError('move/malformed', 'a move needs a string "type"');
+  if (!Object.hasOwn(MOVE_KEYS, type)) {
+    return meepleError('move/unknown-type', `unknown move type '${type}' (expected place, deploy or pass)`);
+  }
+  const keys = MOVE_KEYS[type as keyof typeof MOVE_KEYS];
+  for (const k of Object.keys(m)) {
+    if (!(keys as readonly string[]).includes(k)) {
+      return meepleError('move/malformed', `a ${type} move has no field '${k}' (fields: ${keys.join(', ')})`);
+    }
+  }
+  if (!isInt(m['player'])) return meepleError('move/malformed', `a ${type} move needs an integer "player"`);
+  const player = m['player'];
+  const step = state.step;
+  if (step.kind === 'game-over') return meepleError('move/game-over', 'the game is over: no move can be played');
+  if (player !== step.player) {
+    return meepleError('move/not-your-turn', `player ${player} cannot move: player ${step.player} must decide (${step.kind})`);
+  }
+  if (type === 'place') {
+    if (step.kind !== 'place-tile') return meepleError('move/wrong-step', `cannot place a tile now: the step is ${step.kind}`);
+    const { x, y, rotation } = m;
+    if (!isInt(x) || !isInt(y)) return meepleError('move/malformed', 'a place move needs integer "x" and "y"');
+    if (rotation !== 0 && rotation !== 1 && rotation !== 2 && rotation !== 3) {
+      return meepleError('place/bad-rotation', `rotation must be 0, 1, 2 or 3 quarter turns, got ${describe(rotation)}`);
+    }
+    if (Math.abs(x) >= CELL_OFFSET - 1 || Math.abs(y) >= CELL_OFFSET - 1) {
+      return meepleError('place/not-adjacent', `cell ${x},${y} is nowhere near the tiles on the board`);
+    }
+    const key = cellKey(x, y);
+    if (state.cells[key] !== undefined) return meepleError('place/occupied', `cell ${x},${y} already holds a tile`);
+    const at = openIndex(state.open, key);
+    if (at < 0) return meepleError('place/not-adjacent', `cell ${x},${y} shares no edge with a placed tile`);
+    const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
+    if (!fits(tile, state.demand[at]!, rotation)) {
+      return meepleError('place/edge-mismatch', `tile ${step.tile} turned ${rotation} does not match its neighbours at ${x},${y}`);
+    }
+    return null;
+  }
+  if (step.kind !== 'deploy') return meepleError('move/wrong-step', `cannot ${type} now: the step is ${step.kind}`);
+  if (type === 'pass') return null;
+  const feature = m['feature'];
+  if (typeof feature !== 'string') return meepleError('move/malformed', 'a deploy move needs a string "feature" (such as "c1")');
+  const placed = state.tiles[state.tiles.length - 1]!;
+  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  const local = Object.hasOwn(tile.localIndex, feature) ? tile.localIndex[feature]! : -1;
+  if (local < 0 || !rules.deployable[tile.kinds[local]!]) {
+    const ids = tile.def.features.filter((_, i) => rules.deployable[tile.kinds[i]!]).map((f) => f.id);
+    return meepleError('deploy/unknown-feature', `tile ${placed.id} has no feature '${feature}' to deploy on (has: ${ids.join(', ')})`);
+  }
+  if (state.supply[player]! <= 0) return meepleError('deploy/no-followers', `player ${player} has no follower in supply`);
+  if (state.nodes[findRoot(state.nodes, placed.node + local)]!.followers > 0) {
+    return meepleError('deploy/feature-occupied', `the ${rules.kindNames[tile.kinds[local]!]} at ${placed.x},${placed.y} (${feature}) already has a follower`);
+  }
+  return null;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+  return typeof v === 'object' ? 'an object' : String(v);
+}

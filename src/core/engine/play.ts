@@ -1,0 +1,165 @@
+/**
+ * The rules as one mutating recipe: `playMove(rules, s, move, emit)` changes `s` in place.
+ * `applyMove` runs it inside immer; the Simulator runs it on its own plain copy. The move is
+ * assumed legal: callers validate first (see legal.ts).
+ */
+import { canPlaceAnywhere, layTile } from '../board.js';
+import type { Emit } from '../events.js';
+import { findRoot } from '../features.js';
+import type { ScoringContext } from '../game.js';
+import type { Ruleset } from '../ruleset.js';
+import { randomBelow, seedRng } from '../rng.js';
+import type { GameState, Move } from '../state.js';
+import type { Immutable } from '../types.js';
+import { touchedRoots } from '../board.js';
+import { featureRef } from './scoring.js';
+
+/** Builds the initial state: start tile laid, first tile drawn. Players and seed are validated by the caller. @internal */
+export function setupGame(rules: Ruleset, players: number, seed: string, emit: Emit): GameState {
+  const n = rules.tiles.length;
+  const s: GameState = {
+    ruleset: rules.id,
+    players,
+    seed,
+    rng: seedRng(seed),
+    bag: rules.tiles.map((t) => t.def.count),
+    discarded: new Array<number>(n).fill(0),
+    step: { kind: 'game-over', winners: [] },
+    active: 0,
+    turn: 0,
+    scores: new Array<number>(players).fill(0),
+    supply: new Array<number>(players).fill(rules.followers),
+    tiles: [],
+    cells: {},
+    open: [],
+    demand: [],
+    nodes: [],
+    followers: [],
+    moves: [],
+  };
+  const start = rules.tileIndex[rules.game.start.tile]!;
+  s.bag[start]!--;
+  layTile(rules, s, rules.tiles[start]!, 0, 0, rules.game.start.rotation, -1);
+  drawTile(rules, s, emit);
+  return s;
+}
+
+/** Applies a legal move to `s` in place. @internal */
+export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): void {
+  const step = s.step;
+  if (step.kind === 'place-tile' && move.type === 'place') {
+    s.moves.push({ type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation });
+    const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
+    layTile(rules, s, tile, move.x, move.y, move.rotation, move.player);
+    if (emit !== null) {
+      emit({ type: 'tile-placed', player: move.player, tile: step.tile, x: move.x, y: move.y, rotation: move.rotation });
+    }
+    if (deployTargets(rules, s) > 0) s.step = { kind: 'deploy', player: move.player };
+    else finishTurn(rules, s, emit);
+    return;
+  }
+  if (step.kind === 'deploy' && move.type === 'deploy') {
+    s.moves.push({ type: 'deploy', player: move.player, feature: move.feature });
+    const index = s.tiles.length - 1;
+    const placed = s.tiles[index]!;
+    const local = rules.tiles[rules.tileIndex[placed.id]!]!.localIndex[move.feature]!;
+    s.nodes[findRoot(s.nodes, placed.node + local)]!.followers++;
+    s.followers.push({ player: move.player, tile: index, local });
+    s.supply[move.player]!--;
+    if (emit !== null) {
+      emit({
+        type: 'follower-deployed',
+        player: move.player,
+        at: { kind: rules.kindNames[s.nodes[placed.node + local]!.kind]!, x: placed.x, y: placed.y, feature: move.feature },
+      });
+    }
+    finishTurn(rules, s, emit);
+    return;
+  }
+  if (step.kind === 'deploy' && move.type === 'pass') {
+    s.moves.push({ type: 'pass', player: move.player });
+    finishTurn(rules, s, emit);
+    return;
+  }
+  throw new Error(`playMove: ${move.type} is not playable at step ${step.kind} (validate moves first)`);
+}
+
+/**
+ * Bit set of the placed tile's local features a follower may go on (bit i = local feature i),
+ * or 0 when the player has no follower left or every feature is taken. @internal
+ */
+export function deployTargets(rules: Ruleset, s: Immutable<GameState>): number {
+  const index = s.tiles.length - 1;
+  const placed = s.tiles[index]!;
+  if (placed.player < 0 || s.supply[placed.player]! <= 0) return 0;
+  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  let bits = 0;
+  for (let f = 0; f < tile.kinds.length; f++) {
+    if (!rules.deployable[tile.kinds[f]!]) continue;
+    if (s.nodes[findRoot(s.nodes, placed.node + f)]!.followers === 0) bits |= 1 << f;
+  }
+  return bits;
+}
+
+/** Scores what the last tile completed, passes the turn, draws the next tile. */
+function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  const ctx: ScoringContext = { rules, state: s, emit };
+  const roots = touchedRoots(rules, s);
+  for (const root of roots) {
+    const node = s.nodes[root]!;
+    if (node.open !== 0 || rules.game.kinds[node.kind]!.completion === 'never') continue;
+    if (emit !== null) {
+      const tiles = rules.game.kinds[node.kind]!.completion === 'surroundings' ? 9 : node.tiles.length;
+      emit({ type: 'feature-completed', feature: featureRef(rules, s, root), tiles });
+    }
+    rules.game.scoreCompleted(ctx, root);
+  }
+  if (emit !== null) emit({ type: 'turn-ended', player: s.active });
+  s.turn++;
+  s.active = (s.active + 1) % s.players;
+  drawTile(rules, s, emit);
+}
+
+/** Draws tiles for the active player until one fits (discarding the others); ends the game when the bag is empty. */
+function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
+  const bag = s.bag;
+  for (;;) {
+    let total = 0;
+    for (let i = 0; i < bag.length; i++) total += bag[i]!;
+    if (total === 0) {
+      endGame(rules, s, emit);
+      return;
+    }
+    let r = randomBelow(s.rng, total);
+    let k = 0;
+    while (r >= bag[k]!) r -= bag[k++]!;
+    bag[k]!--;
+    const tile = rules.tiles[k]!;
+    if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
+    if (canPlaceAnywhere(s, tile)) {
+      s.step = { kind: 'place-tile', player: s.active, tile: tile.def.id };
+      return;
+    }
+    // Classic rules: a tile that fits nowhere is removed from the game and another drawn.
+    s.discarded[k]!++;
+    if (emit !== null) emit({ type: 'tile-discarded', player: s.active, tile: tile.def.id });
+  }
+}
+
+/** Final scoring, winners, game over. */
+function endGame(rules: Ruleset, s: GameState, emit: Emit): void {
+  rules.game.finalScoring({ rules, state: s, emit });
+  const winners = winnersOf(s.scores);
+  s.step = { kind: 'game-over', winners };
+  if (emit !== null) emit({ type: 'game-ended', scores: s.scores.slice(), winners: winners.slice() });
+}
+
+/** Players with the highest score. @internal */
+export function winnersOf(scores: readonly number[]): number[] {
+  const best = Math.max(...scores);
+  const out: number[] = [];
+  scores.forEach((v, p) => {
+    if (v === best) out.push(p);
+  });
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * Scoring primitives shared by the games: naming a feature, counting majorities, awarding
+ * points (always through a `scored` event) and sending followers home.
+ */
+import type { FeatureRef } from '../events.js';
+import type { ScoringContext } from '../game.js';
+import { findRoot } from '../features.js';
+import type { GameState } from '../state.js';
+import type { Ruleset } from '../ruleset.js';
+import type { Immutable } from '../types.js';
+
+/** Names feature `root` by its root segment (the feature's oldest tile). @internal */
+export function featureRef(rules: Ruleset, s: Immutable<GameState>, root: number): FeatureRef {
+  const n = s.nodes[root]!;
+  const t = s.tiles[n.tile]!;
+  return { kind: rules.kindNames[n.kind]!, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[n.local]!.id };
+}
+
+/** Followers per player standing on feature `root`. @internal */
+export function followersOn(s: Immutable<GameState>, root: number): number[] {
+  const counts = new Array<number>(s.players).fill(0);
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    if (findRoot(s.nodes, s.tiles[f.tile]!.node + f.local) === root) counts[f.player]!++;
+  }
+  return counts;
+}
+
+/** Players with the most followers on `root` (all tied players; none if nobody stands there). @internal */
+export function majority(s: Immutable<GameState>, root: number): number[] {
+  const counts = followersOn(s, root);
+  let best = 0;
+  for (const c of counts) if (c > best) best = c;
+  const out: number[] = [];
+  if (best === 0) return out;
+  counts.forEach((c, p) => {
+    if (c === best) out.push(p);
+  });
+  return out;
+}
+
+/** Adds points to a player's score and emits the matching `scored` event. @internal */
+export function award(
+  ctx: ScoringContext,
+  player: number,
+  points: number,
+  reason: 'completed' | 'final' | 'farm',
+  root: number,
+): void {
+  ctx.state.scores[player]! += points;
+  if (ctx.emit !== null) {
+    ctx.emit({ type: 'scored', player, points, reason, feature: featureRef(ctx.rules, ctx.state, root) });
+  }
+}
+
+/** Sends every follower on feature `root` back to its owner's supply, in deployment order. @internal */
+export function returnFollowers(ctx: ScoringContext, root: number): void {
+  const s = ctx.state;
+  const fs = s.followers;
+  let kept = 0;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    if (findRoot(s.nodes, s.tiles[f.tile]!.node + f.local) === root) {
+      s.supply[f.player]!++;
+      if (ctx.emit !== null) {
+        const t = s.tiles[f.tile]!;
+        ctx.emit({
+          type: 'follower-returned',
+          player: f.player,
+          at: {
+            kind: ctx.rules.kindNames[s.nodes[t.node + f.local]!.kind]!,
+            x: t.x,
+            y: t.y,
+            feature: ctx.rules.tiles[ctx.rules.tileIndex[t.id]!]!.def.features[f.local]!.id,
+          },
+        });
+      }
+    } else {
+      if (kept !== i) fs[kept] = f;
+      kept++;
+    }
+  }
+  if (kept !== fs.length) {
+    fs.length = kept;
+    s.nodes[root]!.followers = 0;
+  }
+}

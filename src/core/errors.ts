@@ -1,0 +1,67 @@
+/**
+ * Every expected failure of the library, as a string-literal code. Codes are namespaced by
+ * what failed: `options/...` (ruleset or game options), `move/...` (any move), `place/...`
+ * (tile placement), `deploy/...` (follower deployment), `state/...` (serialized states),
+ * `replay/...` (replays), `query/...` (UI helpers).
+ */
+export const ERROR_CODES = [
+  'options/malformed',
+  'options/unknown-game',
+  'options/unknown-expansion',
+  'options/players',
+  'options/seed',
+  'move/malformed',
+  'move/unknown-type',
+  'move/wrong-step',
+  'move/not-your-turn',
+  'move/game-over',
+  'place/wrong-tile',
+  'place/bad-rotation',
+  'place/occupied',
+  'place/not-adjacent',
+  'place/edge-mismatch',
+  'deploy/unknown-feature',
+  'deploy/feature-occupied',
+  'deploy/no-followers',
+  'state/json',
+  'state/malformed',
+  'state/version',
+  'state/ruleset-mismatch',
+  'state/tampered',
+  'replay/json',
+  'replay/malformed',
+  'replay/version',
+  'replay/illegal-move',
+  'undo/nothing-to-undo',
+  'query/no-tile',
+  'query/no-feature',
+] as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * An expected failure: a precise `code` to branch on, and a `message` for people. Some errors
+ * carry extra context (`path` for a malformed or tampered state, `index` for a replay move).
+ */
+export interface MeepleError {
+  /** What failed, as a stable string code. */
+  readonly code: ErrorCode;
+  /** A human-readable explanation, naming the offending value where possible. */
+  readonly message: string;
+  /** Where in a JSON input the problem is (`state.scores[1]`), when it applies. */
+  readonly path?: string;
+  /** The index of the offending move in a replay or move history, when it applies. */
+  readonly index?: number;
+  /** The underlying error, when this one wraps another (a bad move inside a replay). */
+  readonly cause?: MeepleError;
+}
+
+/** Builds a {@link MeepleError}; `extra` adds `path`, `index` or `cause`. */
+export function meepleError(
+  code: ErrorCode,
+  message: string,
+  extra?: { path?: string; index?: number; cause?: MeepleError },
+): MeepleError {
+  return extra === undefined ? { code, message } : { code, message, ...extra };
+}

@@ -1,0 +1,104 @@
+/**
+ * Domain events: what happened in a transition, for UIs to animate and logs to keep. Every
+ * point scored is a `scored` event, so a player's score always equals the sum of their
+ * `scored` events' points.
+ */
+import type { Rotation } from './types.js';
+
+/** A feature named by one of its segments: the tile at `x, y` and the local feature id there. */
+export interface FeatureRef {
+  /** Feature kind (`city`, `road`, `cloister`, `field`). */
+  readonly kind: string;
+  /** Column of the tile holding the named segment (the feature's oldest tile). */
+  readonly x: number;
+  /** Row of that tile. */
+  readonly y: number;
+  /** Local feature id on that tile (`c1`). */
+  readonly feature: string;
+}
+
+/** Something that happened. Discriminate on `type`. */
+export type GameEvent =
+  | {
+      /** A tile was drawn for a player. */
+      readonly type: 'tile-drawn';
+      /** Who drew it. */
+      readonly player: number;
+      /** Tile kind id. */
+      readonly tile: string;
+    }
+  | {
+      /** A drawn tile fitted nowhere and was removed from the game. */
+      readonly type: 'tile-discarded';
+      /** Who drew it. */
+      readonly player: number;
+      /** Tile kind id. */
+      readonly tile: string;
+    }
+  | {
+      /** A tile was placed. */
+      readonly type: 'tile-placed';
+      /** Who placed it. */
+      readonly player: number;
+      /** Tile kind id. */
+      readonly tile: string;
+      /** Column. */
+      readonly x: number;
+      /** Row. */
+      readonly y: number;
+      /** Quarter turns clockwise. */
+      readonly rotation: Rotation;
+    }
+  | {
+      /** A follower went from supply onto a feature. */
+      readonly type: 'follower-deployed';
+      /** Owner. */
+      readonly player: number;
+      /** Where: the tile and local feature the follower stands on. */
+      readonly at: FeatureRef;
+    }
+  | {
+      /** A feature was completed. */
+      readonly type: 'feature-completed';
+      /** The feature. */
+      readonly feature: FeatureRef;
+      /** Distinct tiles in it (cloisters: 9). */
+      readonly tiles: number;
+    }
+  | {
+      /** A player scored points. */
+      readonly type: 'scored';
+      /** Who scored. */
+      readonly player: number;
+      /** Points (may be 0 only if a rule says so; never omitted). */
+      readonly points: number;
+      /** `completed` during play, `final` for incomplete features at the end, `farm` for fields. */
+      readonly reason: 'completed' | 'final' | 'farm';
+      /** The feature scored. */
+      readonly feature: FeatureRef;
+    }
+  | {
+      /** A follower went back to its owner's supply. */
+      readonly type: 'follower-returned';
+      /** Owner. */
+      readonly player: number;
+      /** Where it stood. */
+      readonly at: FeatureRef;
+    }
+  | {
+      /** A player's turn ended. */
+      readonly type: 'turn-ended';
+      /** Whose turn it was. */
+      readonly player: number;
+    }
+  | {
+      /** The game ended after final scoring. */
+      readonly type: 'game-ended';
+      /** Final scores. */
+      readonly scores: readonly number[];
+      /** Players with the highest score. */
+      readonly winners: readonly number[];
+    };
+
+/** Where events go: a function, or `null` when nobody listens (fast playouts). @internal */
+export type Emit = ((e: GameEvent) => void) | null;

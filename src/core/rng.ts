@@ -1,0 +1,80 @@
+/**
+ * Seeded pseudo-random numbers whose whole state is four uint32 words stored in the game
+ * state (xoshiro128**). Pure in the sense that matters: the only state is the array passed
+ * in, so the same seed and the same calls give the same numbers on every machine.
+ */
+
+/** The four uint32 words of the generator. Lives in `GameState.rng`. */
+export type RngState = number[];
+
+/**
+ * Derives a generator state from a seed string (any text; numbers are passed as their decimal
+ * text). Uses a 128-bit string hash (cyrb128) so that similar seeds give unrelated streams.
+ */
+export function seedRng(seed: string): RngState {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < seed.length; i++) {
+    const k = seed.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  const s = [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+  // xoshiro must not start from the all-zero state.
+  if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 0x9e3779b9;
+  return s;
+}
+
+/** Advances the generator in place and returns the next uint32. */
+export function nextUint32(s: RngState): number {
+  const s0 = s[0]! >>> 0;
+  const s1 = s[1]! >>> 0;
+  const s2 = s[2]! >>> 0;
+  const s3 = s[3]! >>> 0;
+  const m = Math.imul(s1, 5);
+  const result = Math.imul((m << 7) | (m >>> 25), 9) >>> 0;
+  const t = (s1 << 9) >>> 0;
+  const n2 = (s2 ^ s0) >>> 0;
+  const n3 = (s3 ^ s1) >>> 0;
+  const n1 = (s1 ^ n2) >>> 0;
+  const n0 = (s0 ^ n3) >>> 0;
+  s[0] = n0;
+  s[1] = n1;
+  s[2] = (n2 ^ t) >>> 0;
+  s[3] = ((n3 << 11) | (n3 >>> 21)) >>> 0;
+  return result;
+}
+
+/** An unbiased integer in `[0, n)` (rejection sampling), advancing the generator in place. */
+export function randomBelow(s: RngState, n: number): number {
+  if (n <= 1) return 0;
+  const limit = 4294967296 - (4294967296 % n);
+  for (;;) {
+    const r = nextUint32(s);
+    if (r < limit) return r % n;
+  }
+}
+
+/**
+ * A self-contained random source for bots and playouts (not for game chance): an integer in
+ * `[0, n)` per call. Built from a seed with {@link createRandomSource}.
+ */
+export type RandomSource = (n: number) => number;
+
+/** A {@link RandomSource} seeded from text, independent of any game state. */
+export function createRandomSource(seed: string): RandomSource {
+  const s = seedRng(seed);
+  return (n) => randomBelow(s, n);
+}

@@ -1,0 +1,181 @@
+/**
+ * The game state: a plain JSON tree (no classes, Map, Set or undefined), so it survives
+ * `JSON.stringify`, immer, `structuredClone` and the network unchanged. Cells are keyed by a
+ * packed integer ({@link cellKey}); features live in a union-find forest (`nodes`).
+ */
+import type { Rotation } from './types.js';
+
+/** A tile on the board. */
+export interface PlacedTile {
+  /** Tile kind id (`D`). */
+  readonly id: string;
+  /** Column. */
+  readonly x: number;
+  /** Row. */
+  readonly y: number;
+  /** Quarter turns clockwise. */
+  readonly rotation: Rotation;
+  /** Who placed it (-1 for a start tile). */
+  readonly player: number;
+  /** Index in `nodes` of the tile's first local feature; feature i is node `node + i`. */
+  readonly node: number;
+}
+
+/**
+ * One feature segment in the union-find forest. Only roots carry meaningful totals: a root's
+ * `open`, `tiles`, `pennants` and `followers` describe the whole connected feature.
+ */
+export interface FeatureNode {
+  /** Parent node (itself for a root). The older node is always the root of a merge. */
+  parent: number;
+  /** Feature kind index into the ruleset's kinds. */
+  readonly kind: number;
+  /** Open ports (port features) or empty surrounding cells (cloisters); 0 = complete. */
+  open: number;
+  /** Distinct tile indices of the feature (kinds that track tiles; empty otherwise). */
+  tiles: number[];
+  /** Pennants. */
+  pennants: number;
+  /** Followers standing on the feature. */
+  followers: number;
+  /** Tile index this segment lies on. */
+  readonly tile: number;
+  /** Local feature index on that tile. */
+  readonly local: number;
+}
+
+/** A follower on the board. */
+export interface Follower {
+  /** Owner. */
+  readonly player: number;
+  /** Index of the tile it stands on. */
+  readonly tile: number;
+  /** Local feature index on that tile. */
+  readonly local: number;
+}
+
+/** The decision the game is waiting for. `player` is who decides (not always the active player). */
+export type Step =
+  | {
+      /** Place the drawn tile. */
+      readonly kind: 'place-tile';
+      /** Who decides. */
+      readonly player: number;
+      /** The drawn tile's kind id. */
+      readonly tile: string;
+    }
+  | {
+      /** Deploy a follower on the tile just placed, or pass. */
+      readonly kind: 'deploy';
+      /** Who decides. */
+      readonly player: number;
+    }
+  | {
+      /** The game is over; final scores are in `scores`. */
+      readonly kind: 'game-over';
+      /** Players with the highest score (ties share the victory). */
+      readonly winners: readonly number[];
+    };
+
+/** Place the drawn tile at `x, y` turned `rotation` quarter turns clockwise. */
+export interface PlaceMove {
+  /** Discriminant. */
+  readonly type: 'place';
+  /** Who plays it: must be the step's decider. */
+  readonly player: number;
+  /** Column. */
+  readonly x: number;
+  /** Row. */
+  readonly y: number;
+  /** Quarter turns clockwise. */
+  readonly rotation: Rotation;
+}
+
+/** Put a follower from supply on feature `feature` (local id, such as `c1`) of the tile just placed. */
+export interface DeployMove {
+  /** Discriminant. */
+  readonly type: 'deploy';
+  /** Who plays it. */
+  readonly player: number;
+  /** Local feature id on the placed tile. */
+  readonly feature: string;
+}
+
+/** Decline an optional action (deploying a follower). */
+export interface PassMove {
+  /** Discriminant. */
+  readonly type: 'pass';
+  /** Who plays it. */
+  readonly player: number;
+}
+
+/** Any move. */
+export type Move = PlaceMove | DeployMove | PassMove;
+
+/** The whole state of one game: plain JSON. Never mutate a state you did not create yourself. */
+export interface GameState {
+  /** The ruleset's id; states only load into the ruleset they were made with. */
+  readonly ruleset: string;
+  /** Number of players. */
+  readonly players: number;
+  /** The seed the game started from (secret while the game runs: see `observe`). */
+  readonly seed: string;
+  /** Random generator state (four uint32). */
+  rng: number[];
+  /** Remaining tiles as a multiset: copies left per tile kind, in catalogue order. No order is stored. */
+  bag: number[];
+  /** Tiles removed because they fitted nowhere, per kind. */
+  discarded: number[];
+  /** The current decision. */
+  step: Step;
+  /** Whose turn it is. */
+  active: number;
+  /** Turns completed. */
+  turn: number;
+  /** Scores per player. */
+  scores: number[];
+  /** Followers in supply per player. */
+  supply: number[];
+  /** Placed tiles in order of placement. */
+  tiles: PlacedTile[];
+  /** Tile index by packed cell key. */
+  cells: Record<number, number>;
+  /** Open cells (empty, next to a tile), ascending by cell key. */
+  open: number[];
+  /** What each open cell demands of a tile's edges (parallel to `open`). */
+  demand: number[];
+  /** The feature union-find forest. */
+  nodes: FeatureNode[];
+  /** Followers on the board. */
+  followers: Follower[];
+  /** Every move played, in order: with the seed, it determines the whole state. */
+  moves: Move[];
+}
+
+/** Offset and span of packed cell keys: `key = (y + 512) * 1024 + (x + 512)`. */
+export const CELL_OFFSET = 512;
+/** Width of a packed row. */
+export const CELL_SPAN = 1024;
+
+/** Packs a cell into its integer key (row-major, so ascending keys read north to south, west to east). */
+export function cellKey(x: number, y: number): number {
+  return (y + CELL_OFFSET) * CELL_SPAN + (x + CELL_OFFSET);
+}
+
+/** The column of a packed cell key. */
+export function keyX(key: number): number {
+  return (key % CELL_SPAN) - CELL_OFFSET;
+}
+
+/** The row of a packed cell key. */
+export function keyY(key: number): number {
+  return ((key / CELL_SPAN) | 0) - CELL_OFFSET;
+}
+
+/** Key delta to the neighbour on each side (N, E, S, W). */
+export const SIDE_DELTA = [-CELL_SPAN, 1, CELL_SPAN, -1] as const;
+
+/** Key deltas to the 8 surrounding cells. */
+export const AROUND_DELTA = [
+  -CELL_SPAN - 1, -CELL_SPAN, -CELL_SPAN + 1, -1, 1, CELL_SPAN - 1, CELL_SPAN, CELL_SPAN + 1,
+] as const;

@@ -1,0 +1,99 @@
+/**
+ * Classic Carcassonne, base game (2nd edition): feature kinds, tiles, scoring.
+ * Rules: ../shared/rules/digest-classic.md; see docs/rules/classic.md for each rule and its test.
+ */
+import { findRoot } from '../../core/features.js';
+import type { GameModule, ScoringContext } from '../../core/game.js';
+import { award, majority, returnFollowers } from '../../core/engine/scoring.js';
+import { parseTileSpec, type FeatureKindDef } from '../../core/tiles.js';
+import { CLASSIC_BASE_TILES } from './tiles.js';
+
+/** Feature kinds of classic Carcassonne, with their edge classes for matching. */
+export const CLASSIC_KINDS: readonly FeatureKindDef[] = [
+  { name: 'city', code: 'c', completion: 'ports', tracksTiles: true, edgeClass: 1 },
+  { name: 'road', code: 'r', completion: 'ports', tracksTiles: true, edgeClass: 2 },
+  { name: 'field', code: 'f', completion: 'never', tracksTiles: false, edgeClass: 3 },
+  { name: 'cloister', code: 'm', completion: 'surroundings', tracksTiles: false, edgeClass: 0 },
+];
+
+const CITY = 0;
+const ROAD = 1;
+const FIELD = 2;
+const CLOISTER = 3;
+
+/** Value of a feature, complete or not (digest-classic.md, "Score completed features" and "final scoring"). */
+function featureValue(ctx: ScoringContext, root: number, complete: boolean): number {
+  const n = ctx.state.nodes[root]!;
+  switch (n.kind) {
+    case ROAD:
+      return n.tiles.length; // 1 per tile, complete or not
+    case CITY:
+      return complete ? 2 * n.tiles.length + 2 * n.pennants : n.tiles.length + n.pennants;
+    case CLOISTER:
+      return 9 - n.open; // 9 when complete; else 1 + filled neighbours
+    default:
+      return 0;
+  }
+}
+
+function scoreCompleted(ctx: ScoringContext, root: number): void {
+  const points = featureValue(ctx, root, true);
+  for (const p of majority(ctx.state, root)) award(ctx, p, points, 'completed', root);
+  returnFollowers(ctx, root);
+}
+
+function finalScoring(ctx: ScoringContext): void {
+  const s = ctx.state;
+  // Roots with followers, in ascending order (deterministic event order).
+  const roots: number[] = [];
+  for (const f of s.followers) {
+    const r = findRoot(s.nodes, s.tiles[f.tile]!.node + f.local);
+    if (!roots.includes(r)) roots.push(r);
+  }
+  roots.sort((a, b) => a - b);
+  // Incomplete roads, cities and cloisters.
+  for (const root of roots) {
+    const kind = s.nodes[root]!.kind;
+    if (kind === FIELD) continue;
+    const points = featureValue(ctx, root, false);
+    for (const p of majority(s, root)) award(ctx, p, points, 'final', root);
+  }
+  // Fields: 3 per completed city touching the field, for the farmer majority.
+  const farms = roots.filter((r) => s.nodes[r]!.kind === FIELD);
+  if (farms.length === 0) return;
+  const cities = new Map<number, Set<number>>(farms.map((r) => [r, new Set()]));
+  for (let t = 0; t < s.tiles.length; t++) {
+    const placed = s.tiles[t]!;
+    const tile = ctx.rules.tiles[ctx.rules.tileIndex[placed.id]!]!;
+    for (let f = 0; f < tile.adjacent.length; f++) {
+      const adj = tile.adjacent[f]!;
+      if (adj.length === 0) continue;
+      const set = cities.get(findRoot(s.nodes, placed.node + f));
+      if (set === undefined) continue;
+      for (const c of adj) {
+        const cr = findRoot(s.nodes, placed.node + c);
+        if (s.nodes[cr]!.open === 0) set.add(cr);
+      }
+    }
+  }
+  for (const root of farms) {
+    const points = 3 * cities.get(root)!.size;
+    for (const p of majority(s, root)) award(ctx, p, points, 'farm', root);
+  }
+}
+
+/** The classic base game as a game module. @internal */
+export function classicGame(): GameModule {
+  return {
+    game: 'classic',
+    kinds: CLASSIC_KINDS,
+    tiles: CLASSIC_BASE_TILES.map(([id, count, spec]) => parseTileSpec(id, count, spec, CLASSIC_KINDS)),
+    minPlayers: 2,
+    maxPlayers: 5,
+    followers: 7,
+    start: { tile: 'D', rotation: 0 },
+    deployable: ['city', 'road', 'field', 'cloister'],
+    scoreCompleted,
+    finalScoring,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * `createRuleset`: the composition root that turns options into compiled rules. It lives
+ * outside core/ because it knows the games; the core knows none of them.
+ */
+import { meepleError, type MeepleError } from './core/errors.js';
+import { err, ok, type Result } from './core/result.js';
+import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
+import { classicGame } from './games/classic/index.js';
+
+/** Base games available. */
+export const GAMES = ['classic'] as const;
+
+/**
+ * Compiles the rules of a game. Validates the options: an unknown game, an unknown expansion or
+ * a malformed options object returns an error.
+ *
+ * @example
+ * ```ts
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(`${rules.error.code}: ${rules.error.message}`);
+ * ```
+ */
+export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleError> {
+  const o: unknown = options;
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) {
+    return err(meepleError('options/malformed', 'createRuleset needs an options object such as { game: "classic" }'));
+  }
+  const rec = o as Record<string, unknown>;
+  for (const k of Object.keys(rec)) {
+    if (k !== 'game' && k !== 'expansions') {
+      return err(meepleError('options/malformed', `unknown ruleset option '${k}' (options: game, expansions)`));
+    }
+  }
+  const game = rec['game'];
+  if (game !== 'classic') {
+    return err(meepleError('options/unknown-game', `unknown game ${JSON.stringify(game)} (available: ${GAMES.join(', ')})`));
+  }
+  const expansions = rec['expansions'] ?? [];
+  if (!Array.isArray(expansions)) return err(meepleError('options/malformed', 'expansions must be an array of expansion ids'));
+  if (expansions.length > 0) {
+    return err(meepleError('options/unknown-expansion', `unknown expansion ${JSON.stringify(expansions[0])} (none are available yet)`));
+  }
+  return ok(compileRuleset(classicGame(), { game: 'classic', expansions: [] }, 'classic'));
+}
