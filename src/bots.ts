@@ -1,0 +1,46 @@
+/**
+ * Bots that choose moves: uniformly random, and greedy (best immediate score change).
+ */
+import { applyMove, legalMoves } from './core/engine/apply.js';
+import type { RandomSource } from './core/rng.js';
+import type { Ruleset } from './core/ruleset.js';
+import type { GameState, Move } from './core/state.js';
+import type { Immutable } from './core/types.js';
+import { projectedScores } from './core/engine/query.js';
+
+/** Chooses a move for the player who must decide at `state`. Must return one of `legalMoves`. */
+export type Bot = (rules: Ruleset, state: Immutable<GameState>) => Move;
+
+/** A bot that plays a uniformly random legal move, drawn from `random`. */
+export function randomBot(random: RandomSource): Bot {
+  return (rules, state) => {
+    const moves = legalMoves(rules, state);
+    return moves[random(moves.length)]!;
+  };
+}
+
+/**
+ * A bot that plays the move maximising its own projected score minus the best opponent's
+ * (scores if the game ended right after the move); ties broken by `random`.
+ */
+export function greedyBot(random: RandomSource): Bot {
+  return (rules, state) => {
+    const moves = legalMoves(rules, state);
+    const me = state.step.kind === 'game-over' ? 0 : state.step.player;
+    let best: Move[] = [];
+    let bestValue = -Infinity;
+    for (const m of moves) {
+      const next = applyMove(rules, state, m);
+      if (!next.ok) continue;
+      const scores = projectedScores(rules, next.value.state);
+      const mine = scores[me]!;
+      const rival = Math.max(...scores.filter((_, p) => p !== me));
+      const v = mine - rival;
+      if (v > bestValue) {
+        bestValue = v;
+        best = [m];
+      } else if (v === bestValue) best.push(m);
+    }
+    return best[random(best.length)]!;
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * `meeplekit play`: a seeded game between bots, printed turn by turn or as one JSON object.
+ */
+import { parseArgs } from 'node:util';
+import { createRuleset } from '../ruleset.js';
+import { applyMove, newGame } from '../core/engine/apply.js';
+import { createRandomSource } from '../core/rng.js';
+import type { GameEvent } from '../core/events.js';
+import { greedyBot, randomBot, type Bot } from '../bots.js';
+
+const FIGURE: Readonly<Record<string, string>> = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer' };
+const BOTS = ['random', 'greedy'] as const;
+
+/** What a CLI command produced: text for stdout and stderr, and an exit code. */
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number;
+}
+
+const USAGE = `usage: meeplekit play [--game classic] [--players N] [--seed S] [--bots random,greedy,...] [--json]`;
+
+function fail(message: string): CommandOutput {
+  return { stdout: '', stderr: `meeplekit play: ${message}\n${USAGE}\n`, code: 2 };
+}
+
+/** Runs `meeplekit play` with the arguments after `play`. Pure: returns the output instead of printing it. */
+export function runPlay(args: readonly string[]): CommandOutput {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        game: { type: 'string', default: 'classic' },
+        players: { type: 'string', default: '2' },
+        seed: { type: 'string', default: '1' },
+        bots: { type: 'string', default: 'random' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  if (!/^\d+$/.test(values.players)) return fail(`--players must be a whole number, got '${values.players}'`);
+  const rules = createRuleset({ game: values.game as 'classic' });
+  if (!rules.ok) return fail(rules.error.message);
+  const players = Number(values.players);
+  const game = newGame(rules.value, { players, seed: values.seed });
+  if (!game.ok) return fail(game.error.message);
+  const botNames = values.bots.split(',');
+  for (const b of botNames) if (!(BOTS as readonly string[]).includes(b)) return fail(`unknown bot '${b}' (bots: ${BOTS.join(', ')})`);
+  const random = createRandomSource(`${values.seed}/bots`);
+  const bots: Bot[] = Array.from({ length: players }, (_, p) =>
+    botNames[p % botNames.length] === 'greedy' ? greedyBot(random) : randomBot(random),
+  );
+
+  const lines: string[] = [];
+  lines.push(`meeplekit play: ${rules.value.id}, ${players} players, seed ${JSON.stringify(values.seed)}, bots ${bots.map((_, p) => botNames[p % botNames.length]).join(',')}`);
+  let state = game.value;
+  let turnEvents: GameEvent[] = [];
+  let turns = 0;
+  let discarded = 0;
+  while (state.step.kind !== 'game-over') {
+    const move = bots[state.step.player]!(rules.value, state);
+    const next = applyMove(rules.value, state, move);
+    if (!next.ok) return { stdout: '', stderr: `internal error: bot played an illegal move: ${next.error.message}\n`, code: 1 };
+    state = next.value.state;
+    for (const e of next.value.events) {
+      turnEvents.push(e);
+      if (e.type === 'turn-ended') {
+        turns++;
+        lines.push(describeTurn(turns, turnEvents));
+        turnEvents = [];
+      }
+      if (e.type === 'tile-discarded') discarded++;
+    }
+  }
+  const finals = turnEvents.filter((e): e is Extract<GameEvent, { type: 'scored' }> => e.type === 'scored');
+  const winners = state.step.winners;
+  if (values.json) {
+    const out = {
+      ruleset: rules.value.id,
+      seed: values.seed,
+      players,
+      bots: bots.map((_, p) => botNames[p % botNames.length]),
+      scores: state.scores,
+      winners,
+      turns,
+      tilesPlaced: state.tiles.length,
+      discarded,
+      moves: state.moves.length,
+    };
+    return { stdout: `${JSON.stringify(out)}\n`, stderr: '', code: 0 };
+  }
+  lines.push(`final scoring: ${finals.length === 0 ? 'nothing' : finals.map((e) => `P${e.player} +${e.points} ${e.feature.kind}`).join(', ')}`);
+  lines.push(`scores: ${state.scores.map((s, p) => `P${p} ${s}`).join(', ')}`);
+  lines.push(`${winners.length > 1 ? 'winners' : 'winner'}: ${winners.map((p) => `P${p}`).join(', ')} after ${turns} turns`);
+  return { stdout: `${lines.join('\n')}\n`, stderr: '', code: 0 };
+}
+
+function describeTurn(turn: number, events: readonly GameEvent[]): string {
+  const parts: string[] = [];
+  let who = '';
+  for (const e of events) {
+    switch (e.type) {
+      case 'tile-discarded':
+        parts.push(`discards ${e.tile} (fits nowhere)`);
+        break;
+      case 'tile-placed':
+        who = `P${e.player}`;
+        parts.push(`${e.tile} at ${e.x},${e.y} r${e.rotation * 90}`);
+        break;
+      case 'follower-deployed':
+        parts.push(`${FIGURE[e.at.kind] ?? 'follower'} on ${e.at.feature}`);
+        break;
+      case 'scored':
+        parts.push(`P${e.player} +${e.points} ${e.feature.kind}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return `turn ${String(turn).padStart(3)}  ${who}  ${parts.join(', ')}`;
+}

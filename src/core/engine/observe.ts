@@ -1,0 +1,33 @@
+/**
+ * The hidden-information boundary: what one player (or a spectator) may see.
+ */
+import type { GameState } from '../state.js';
+import type { Ruleset } from '../ruleset.js';
+import type { Immutable } from '../types.js';
+
+/**
+ * A player's view of a game: the state without the seed and the random generator, which
+ * together would reveal the draw order. The remaining tiles are visible as counts per kind
+ * (`bag`), as they are at a real table; no order is stored anywhere.
+ */
+export type Observation = Omit<GameState, 'seed' | 'rng'> & {
+  /** Who is looking: a player index, or `null` for a spectator. */
+  readonly viewer: number | null;
+};
+
+/**
+ * What `viewer` may see of a state (a fresh plain object; the state is not changed). In classic
+ * Carcassonne everything but the draw order is public, so all viewers get the same view.
+ *
+ * @example
+ * ```ts
+ * const view = observe(rules, state, 1);
+ * socket.send(JSON.stringify(view)); // safe to send to player 1
+ * ```
+ */
+export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Observation {
+  void rules;
+  const copy = JSON.parse(JSON.stringify(state)) as GameState;
+  const { seed: _seed, rng: _rng, ...visible } = copy;
+  return { ...visible, viewer };
+}

@@ -1,0 +1,138 @@
+/**
+ * Questions a UI asks: which feature lies under a tile or port, who stands on it, what it is
+ * worth; and what the scores would be if the game ended now.
+ */
+import { meepleError, type MeepleError } from '../errors.js';
+import { findRoot } from '../features.js';
+import { err, ok, type Result } from '../result.js';
+import type { Ruleset } from '../ruleset.js';
+import { cellKey, type GameState } from '../state.js';
+import { PORTS, type Cell, type Immutable, type Port } from '../types.js';
+import { cloneState } from './clone.js';
+import { followersOn, majority } from './scoring.js';
+
+/** Which feature to look up: a tile's local feature id, or one of its edge ports as it lies on the board. */
+export type FeatureQuery =
+  | {
+      /** Column. */
+      readonly x: number;
+      /** Row. */
+      readonly y: number;
+      /** Local feature id on that tile (`c1`, `m1`). */
+      readonly feature: string;
+    }
+  | {
+      /** Column. */
+      readonly x: number;
+      /** Row. */
+      readonly y: number;
+      /** Board port (after rotation): `N2` is the middle of the tile's northern edge as seen on the board. */
+      readonly port: Port;
+    };
+
+/** A follower, located. */
+export interface FollowerInfo {
+  /** Owner. */
+  readonly player: number;
+  /** Column of its tile. */
+  readonly x: number;
+  /** Row of its tile. */
+  readonly y: number;
+  /** Local feature id it stands on. */
+  readonly feature: string;
+}
+
+/** A whole connected feature. */
+export interface FeatureInfo {
+  /** Feature kind (`city`, `road`, `field`, `cloister`). */
+  readonly kind: string;
+  /** Whether it is complete. */
+  readonly complete: boolean;
+  /** The distinct tiles it spans, in placement order (a cloister: its own tile). */
+  readonly tiles: readonly Cell[];
+  /** Unmatched ports (port features) or empty surrounding cells (cloisters); 0 when complete. */
+  readonly open: number;
+  /** Pennants in it. */
+  readonly pennants: number;
+  /** Followers on it, in deployment order. */
+  readonly followers: readonly FollowerInfo[];
+  /** Followers per player. */
+  readonly counts: readonly number[];
+  /** Players holding the majority (none if it has no follower). */
+  readonly majority: readonly number[];
+}
+
+/**
+ * The feature under a tile's local feature or board port, with its followers.
+ *
+ * @example
+ * ```ts
+ * const f = featureAt(rules, state, { x: 0, y: 0, port: 'N2' }); // the start tile's city
+ * if (f.ok) console.log(f.value.kind, f.value.tiles.length, f.value.majority);
+ * ```
+ */
+export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: FeatureQuery): Result<FeatureInfo, MeepleError> {
+  const q = query as unknown as Record<string, unknown>;
+  if (typeof q !== 'object' || q === null || !Number.isInteger(q['x']) || !Number.isInteger(q['y'])) {
+    return err(meepleError('query/no-tile', 'a feature query needs integer x and y'));
+  }
+  const x = q['x'] as number;
+  const y = q['y'] as number;
+  const index = Math.abs(x) < 500 && Math.abs(y) < 500 ? state.cells[cellKey(x, y)] : undefined;
+  if (index === undefined) return err(meepleError('query/no-tile', `no tile at ${x},${y}`));
+  const placed = state.tiles[index]!;
+  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  let local = -1;
+  if (typeof q['feature'] === 'string') {
+    local = Object.hasOwn(tile.localIndex, q['feature']) ? tile.localIndex[q['feature']]! : -1;
+  } else if (typeof q['port'] === 'string' && (PORTS as readonly string[]).includes(q['port'])) {
+    local = tile.portFeature[placed.rotation * 12 + PORTS.indexOf(q['port'] as Port)]!;
+  }
+  if (local < 0) return err(meepleError('query/no-feature', `tile ${placed.id} at ${x},${y} has no such feature or port`));
+  const root = findRoot(state.nodes, placed.node + local);
+  const node = state.nodes[root]!;
+  const kindDef = rules.game.kinds[node.kind]!;
+  let tiles: number[];
+  if (kindDef.completion === 'surroundings') tiles = [node.tile];
+  else if (kindDef.tracksTiles) tiles = node.tiles.slice().sort((a, b) => a - b);
+  else {
+    tiles = [];
+    for (let t = 0; t < state.tiles.length; t++) {
+      const n = rules.tiles[rules.tileIndex[state.tiles[t]!.id]!]!.kinds.length;
+      for (let f = 0; f < n; f++) {
+        if (findRoot(state.nodes, state.tiles[t]!.node + f) === root) {
+          tiles.push(t);
+          break;
+        }
+      }
+    }
+  }
+  const followers: FollowerInfo[] = [];
+  for (const f of state.followers) {
+    const t = state.tiles[f.tile]!;
+    if (findRoot(state.nodes, t.node + f.local) === root) {
+      followers.push({ player: f.player, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[f.local]!.id });
+    }
+  }
+  return ok({
+    kind: kindDef.name,
+    complete: kindDef.completion !== 'never' && node.open === 0,
+    tiles: tiles.map((t) => ({ x: state.tiles[t]!.x, y: state.tiles[t]!.y })),
+    open: node.open,
+    pennants: node.pennants,
+    followers,
+    counts: followersOn(state, root),
+    majority: majority(state, root),
+  });
+}
+
+/**
+ * The scores if the game ended now: current scores plus the final scoring of every incomplete
+ * feature and every field. Equal to the final scores once the game is over.
+ */
+export function projectedScores(rules: Ruleset, state: Immutable<GameState>): number[] {
+  if (state.step.kind === 'game-over') return state.scores.slice();
+  const s = cloneState(state);
+  rules.game.finalScoring({ rules, state: s, emit: null });
+  return s.scores;
+}

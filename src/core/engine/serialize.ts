@@ -1,0 +1,228 @@
+/**
+ * Versioned JSON for states, replays and undo. A state carries its seed and every move, which
+ * together determine it; `parseState` replays them and requires the result to equal the given
+ * state exactly, so a malformed or tampered state is refused with the first differing path.
+ */
+import { freeze } from 'immer';
+import { meepleError, type MeepleError } from '../errors.js';
+import type { Emit, GameEvent } from '../events.js';
+import { err, ok, type Result } from '../result.js';
+import type { Ruleset, RulesetOptions } from '../ruleset.js';
+import type { GameState, Move } from '../state.js';
+import type { Immutable } from '../types.js';
+import { checkGameOptions } from './apply.js';
+import { checkMove } from './legal.js';
+import { playMove, setupGame } from './play.js';
+
+/** The `format` tag of serialized states. */
+export const STATE_FORMAT = 'meeplekit/state';
+/** The version of the serialized state format; bumped on any incompatible change. */
+export const STATE_VERSION = 1;
+/** The `format` tag of replays. */
+export const REPLAY_FORMAT = 'meeplekit/replay';
+/** The version of the replay format. */
+export const REPLAY_VERSION = 1;
+
+/** Most moves a state or replay may hold (far above any real game). */
+const MAX_MOVES = 100_000;
+
+/** A replay: everything needed to rebuild a game, rules included. Plain JSON. */
+export interface Replay {
+  /** Always {@link REPLAY_FORMAT}. */
+  readonly format: typeof REPLAY_FORMAT;
+  /** Always {@link REPLAY_VERSION} for replays written by this version. */
+  readonly version: typeof REPLAY_VERSION;
+  /** The ruleset options (as given to `createRuleset`). */
+  readonly ruleset: RulesetOptions;
+  /** Number of players. */
+  readonly players: number;
+  /** The game's seed. */
+  readonly seed: string;
+  /** Every move, in order. */
+  readonly moves: readonly Move[];
+}
+
+/**
+ * Serializes a state to versioned JSON text: `{ "format": "meeplekit/state", "version": 1,
+ * "state": ... }`. Same state, same text, byte for byte.
+ */
+export function serializeState(state: Immutable<GameState>): string {
+  return JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, state });
+}
+
+/** Replays `moves` from a new game; the rebuilt state or the first bad move. @internal */
+export function rebuild(
+  rules: Ruleset,
+  players: number,
+  seed: string,
+  moves: readonly unknown[],
+  emit: Emit,
+): Result<GameState, MeepleError & { index?: number }> {
+  const s = setupGame(rules, players, seed, emit);
+  for (let i = 0; i < moves.length; i++) {
+    const problem = checkMove(rules, s, moves[i]);
+    if (problem !== null) {
+      return err(meepleError('replay/illegal-move', `move ${i} cannot be played: ${problem.message}`, { index: i, cause: problem }));
+    }
+    playMove(rules, s, moves[i] as Move, emit);
+  }
+  return ok(s);
+}
+
+/**
+ * Parses a serialized state (text or an already parsed object) and validates it completely:
+ * format and version, ruleset, then a replay of its moves from its seed, which must reproduce
+ * the state exactly. Returns a frozen state; never throws.
+ */
+export function parseState(rules: Ruleset, input: unknown): Result<GameState, MeepleError> {
+  let data = input;
+  if (typeof input === 'string') {
+    try {
+      data = JSON.parse(input);
+    } catch (e) {
+      return err(meepleError('state/json', `not JSON: ${(e as Error).message}`));
+    }
+  }
+  if (!isRecord(data)) return err(meepleError('state/malformed', 'a serialized state must be an object', { path: '$' }));
+  if (data['format'] !== STATE_FORMAT) {
+    return err(meepleError('state/malformed', `format must be '${STATE_FORMAT}', got ${JSON.stringify(data['format'])}`, { path: '$.format' }));
+  }
+  if (data['version'] !== STATE_VERSION) {
+    return err(meepleError('state/version', `unsupported state version ${JSON.stringify(data['version'])} (this library reads version ${STATE_VERSION})`, { path: '$.version' }));
+  }
+  const st = data['state'];
+  if (!isRecord(st)) return err(meepleError('state/malformed', 'state must be an object', { path: '$.state' }));
+  if (st['ruleset'] !== rules.id) {
+    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${JSON.stringify(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
+  }
+  const opts = checkGameOptions(rules, { players: st['players'], seed: st['seed'] });
+  if (!opts.ok || typeof st['seed'] !== 'string') {
+    return err(meepleError('state/malformed', `players or seed invalid: ${opts.ok ? 'seed must be a string' : opts.error.message}`, { path: '$.state' }));
+  }
+  const moves = st['moves'];
+  if (!Array.isArray(moves) || moves.length > MAX_MOVES) {
+    return err(meepleError('state/malformed', `moves must be an array of at most ${MAX_MOVES} moves`, { path: '$.state.moves' }));
+  }
+  const rebuilt = rebuild(rules, opts.value.players, opts.value.seed, moves, null);
+  if (!rebuilt.ok) {
+    return err(meepleError('state/tampered', `its move history does not replay: ${rebuilt.error.message}`, {
+      path: `$.state.moves[${rebuilt.error.index ?? 0}]`,
+      cause: rebuilt.error,
+    }));
+  }
+  const diff = firstDifference(rebuilt.value, st, '$.state');
+  if (diff !== null) {
+    return err(meepleError('state/tampered', `the state does not match its own seed and moves at ${diff}`, { path: diff }));
+  }
+  return ok(freeze(rebuilt.value, true));
+}
+
+/** A replay of the game so far: ruleset options, players, seed and moves. */
+export function makeReplay(rules: Ruleset, state: Immutable<GameState>): Replay {
+  return {
+    format: REPLAY_FORMAT,
+    version: REPLAY_VERSION,
+    ruleset: rules.options,
+    players: state.players,
+    seed: state.seed,
+    moves: state.moves.map((m) => ({ ...m }) as Move),
+  };
+}
+
+/** What {@link replay} returns. */
+export interface ReplayResult {
+  /** The final state of the replay (frozen). */
+  readonly state: GameState;
+  /** Every event from the start of the game (the set-up's first draw excluded). */
+  readonly events: readonly GameEvent[];
+}
+
+/**
+ * Rebuilds a game from a replay (text or object) with the given rules, which must match the
+ * replay's ruleset options. Every move is validated; the first illegal one is reported with its
+ * index.
+ */
+export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, MeepleError> {
+  let data = input;
+  if (typeof input === 'string') {
+    try {
+      data = JSON.parse(input);
+    } catch (e) {
+      return err(meepleError('replay/json', `not JSON: ${(e as Error).message}`));
+    }
+  }
+  if (!isRecord(data) || data['format'] !== REPLAY_FORMAT) {
+    return err(meepleError('replay/malformed', `a replay must be an object with format '${REPLAY_FORMAT}'`, { path: '$.format' }));
+  }
+  if (data['version'] !== REPLAY_VERSION) {
+    return err(meepleError('replay/version', `unsupported replay version ${JSON.stringify(data['version'])}`, { path: '$.version' }));
+  }
+  if (firstDifference(rules.options, data['ruleset'], '$.ruleset') !== null) {
+    return err(meepleError('state/ruleset-mismatch', `the replay's ruleset ${JSON.stringify(data['ruleset'])} is not '${rules.id}'`, { path: '$.ruleset' }));
+  }
+  const opts = checkGameOptions(rules, { players: data['players'], seed: data['seed'] });
+  if (!opts.ok || typeof data['seed'] !== 'string') {
+    return err(meepleError('replay/malformed', opts.ok ? 'seed must be a string' : opts.error.message, { path: '$' }));
+  }
+  const moves = data['moves'];
+  if (!Array.isArray(moves) || moves.length > MAX_MOVES) {
+    return err(meepleError('replay/malformed', `moves must be an array of at most ${MAX_MOVES} moves`, { path: '$.moves' }));
+  }
+  const events: GameEvent[] = [];
+  const rebuilt = rebuild(rules, opts.value.players, opts.value.seed, moves, (e) => events.push(e));
+  if (!rebuilt.ok) return rebuilt;
+  // The set-up's own draw is part of newGame, not of any move: drop events before the first move.
+  return ok({ state: freeze(rebuilt.value, true), events: events.slice(firstMoveEvent(events)) });
+}
+
+function firstMoveEvent(events: readonly GameEvent[]): number {
+  const i = events.findIndex((e) => e.type !== 'tile-drawn' && e.type !== 'tile-discarded');
+  return i < 0 ? events.length : i;
+}
+
+/**
+ * Takes back the last `count` moves (default 1) by replaying the others from the seed. The draw
+ * order is fixed by the seed, so the same tiles come again.
+ */
+export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1): Result<GameState, MeepleError> {
+  if (state.ruleset !== rules.id) {
+    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`));
+  }
+  if (!Number.isInteger(count) || count < 1 || count > state.moves.length) {
+    return err(meepleError('undo/nothing-to-undo', `cannot undo ${count} move(s): ${state.moves.length} have been played`));
+  }
+  const rebuilt = rebuild(rules, state.players, state.seed, state.moves.slice(0, state.moves.length - count), null);
+  if (!rebuilt.ok) return rebuilt;
+  return ok(freeze(rebuilt.value, true));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The path of the first difference between two JSON values, or null if they are equal. @internal */
+export function firstDifference(a: unknown, b: unknown, path: string): string | null {
+  if (a === b) return null;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return path;
+  if (Array.isArray(a) !== Array.isArray(b)) return path;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return `${path}.length`;
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], bb[i], `${path}[${i}]`);
+      if (d !== null) return d;
+    }
+    return null;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra);
+  const kb = Object.keys(rb);
+  for (const k of kb) if (!Object.hasOwn(ra, k)) return `${path}.${k}`;
+  if (ka.length !== kb.length) return `${path}.${ka.find((k) => !Object.hasOwn(rb, k))}`;
+  for (const k of ka) {
+    const d = firstDifference(ra[k], rb[k], `${path}.${k}`);
+    if (d !== null) return d;
+  }
+  return null;
+}

@@ -1,0 +1,74 @@
+/**
+ * meeplekit: a headless, typed rules engine for the Carcassonne family of tile-laying games.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, legalMoves, applyMove } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * let game = newGame(rules.value, { players: 2, seed: 'hello' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * let state = game.value;
+ * while (state.step.kind !== 'game-over') {
+ *   const [move] = legalMoves(rules.value, state);
+ *   const next = applyMove(rules.value, state, move);
+ *   if (!next.ok) throw new Error(next.error.message);
+ *   state = next.value.state;
+ * }
+ * console.log(state.scores, state.step.winners);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { createRuleset, GAMES } from './ruleset.js';
+export type { Ruleset, RulesetOptions } from './core/ruleset.js';
+export type { Result, Ok, Err } from './core/result.js';
+export { ok, err } from './core/result.js';
+export { ERROR_CODES, type ErrorCode, type MeepleError } from './core/errors.js';
+export { SIDES, PORTS, ROTATIONS, type Side, type Port, type Rotation, type Cell, type Immutable } from './core/types.js';
+export {
+  cellKey,
+  keyX,
+  keyY,
+  type GameState,
+  type Step,
+  type Move,
+  type PlaceMove,
+  type DeployMove,
+  type PassMove,
+  type PlacedTile,
+  type FeatureNode,
+  type Follower,
+} from './core/state.js';
+export type { GameEvent, FeatureRef } from './core/events.js';
+export { createRandomSource, type RandomSource } from './core/rng.js';
+export type { TileDef, TileFeatureDef } from './core/tiles.js';
+export {
+  newGame,
+  currentStep,
+  legalMoves,
+  isLegal,
+  whyIllegal,
+  applyMove,
+  type NewGameOptions,
+  type Transition,
+} from './core/engine/apply.js';
+export { createSimulator, type Simulator, type SimulatorOptions } from './core/engine/simulator.js';
+export { observe, type Observation } from './core/engine/observe.js';
+export {
+  serializeState,
+  parseState,
+  makeReplay,
+  replay,
+  undo,
+  STATE_FORMAT,
+  STATE_VERSION,
+  REPLAY_FORMAT,
+  REPLAY_VERSION,
+  type Replay,
+  type ReplayResult,
+} from './core/engine/serialize.js';
+export { featureAt, projectedScores, type FeatureQuery, type FeatureInfo, type FollowerInfo } from './core/engine/query.js';
+export { tileDefs } from './core/engine/catalogue.js';
+export { randomBot, greedyBot, type Bot } from './bots.js';

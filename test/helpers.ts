@@ -1,0 +1,91 @@
+/**
+ * Test helpers. `Scenario` builds hand-worked positions through the real rule code: before each
+ * placement it rigs the draw (puts the drawn tile back into the bag and takes the wanted one),
+ * then plays the move with `applyMove`. Rigged states are for rule tests only: they no longer
+ * replay from their seed, so `parseState` rightly refuses them.
+ */
+import { expect } from 'vitest';
+import {
+  applyMove,
+  createRuleset,
+  newGame,
+  type GameEvent,
+  type GameState,
+  type Move,
+  type Rotation,
+  type Ruleset,
+} from '../src/index.js';
+import { cloneState } from '../src/core/engine/clone.js';
+
+export function classicRules(): Ruleset {
+  const r = createRuleset({ game: 'classic' });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+/** A state whose pending draw is replaced by tile `id` (the drawn tile goes back into the bag). */
+export function rigDraw(rules: Ruleset, state: GameState, id: string): GameState {
+  if (state.step.kind !== 'place-tile') throw new Error(`rigDraw: step is ${state.step.kind}`);
+  const s = cloneState(state);
+  const step = s.step as { kind: 'place-tile'; player: number; tile: string };
+  const back = rules.tileIndex[step.tile]!;
+  const want = rules.tileIndex[id];
+  if (want === undefined) throw new Error(`rigDraw: unknown tile ${id}`);
+  s.bag[back]!++;
+  if (s.bag[want]! <= 0) throw new Error(`rigDraw: no ${id} left in the bag`);
+  s.bag[want]!--;
+  s.step = { kind: 'place-tile', player: step.player, tile: id };
+  return s;
+}
+
+export class Scenario {
+  state: GameState;
+  events: GameEvent[] = [];
+  constructor(
+    readonly rules: Ruleset,
+    players = 2,
+    seed = 'scenario',
+  ) {
+    const g = newGame(rules, { players, seed });
+    if (!g.ok) throw new Error(g.error.message);
+    this.state = g.value;
+  }
+
+  /** The player who must decide now. */
+  get player(): number {
+    const step = this.state.step;
+    if (step.kind === 'game-over') throw new Error('game over');
+    return step.player;
+  }
+
+  play(move: Move): this {
+    const r = applyMove(this.rules, this.state, move);
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    this.state = r.value.state;
+    this.events.push(...r.value.events);
+    return this;
+  }
+
+  /** Places tile `id` (rigged draw) at x,y turned `rotation` quarter turns; then deploys on `feature` or passes. */
+  place(id: string, x: number, y: number, rotation: Rotation, feature?: string): this {
+    this.state = rigDraw(this.rules, this.state, id);
+    const player = this.player;
+    this.play({ type: 'place', player, x, y, rotation });
+    if (this.state.step.kind === 'deploy') {
+      this.play(feature === undefined ? { type: 'pass', player } : { type: 'deploy', player, feature });
+    } else if (feature !== undefined) {
+      throw new Error(`cannot deploy on ${feature}: no deploy step after placing ${id}`);
+    }
+    return this;
+  }
+
+  /** Events of type `scored`, as [player, points, kind] triples. */
+  scored(): [number, number, string][] {
+    return this.events.flatMap((e) => (e.type === 'scored' ? [[e.player, e.points, e.feature.kind] as [number, number, string]] : []));
+  }
+
+  expectScores(scores: number[]): this {
+    expect(this.state.scores).toEqual(scores);
+    return this;
+  }
+}
