@@ -8,10 +8,36 @@ import type { GameState, Move } from './core/state.js';
 import type { Immutable } from './core/types.js';
 import { projectedScores } from './core/engine/query.js';
 
-/** Chooses a move for the player who must decide at `state`. Must return one of `legalMoves`. */
+/**
+ * Chooses a move for the player who must decide at `state`. Must return one of `legalMoves`;
+ * only call it while the game is not over.
+ *
+ * @example
+ * ```ts
+ * import { applyMove, createRandomSource, createRuleset, greedyBot, newGame, randomBot } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'bots' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const random = createRandomSource('bots');
+ * const bots = [randomBot(random), greedyBot(random)];
+ * let state = game.value;
+ * while (state.step.kind !== 'game-over') {
+ *   const next = applyMove(rules.value, state, bots[state.step.player]!(rules.value, state));
+ *   if (!next.ok) throw new Error(next.error.message);
+ *   state = next.value.state;
+ * }
+ * console.log(state.scores, state.step.winners);
+ * ```
+ */
 export type Bot = (rules: Ruleset, state: Immutable<GameState>) => Move;
 
-/** A bot that plays a uniformly random legal move, drawn from `random`. */
+/**
+ * A bot that plays a uniformly random legal move, drawn from `random`. Deterministic for a
+ * seeded `random` (see {@link createRandomSource}).
+ */
 export function randomBot(random: RandomSource): Bot {
   return (rules, state) => {
     const moves = legalMoves(rules, state);
@@ -21,7 +47,8 @@ export function randomBot(random: RandomSource): Bot {
 
 /**
  * A bot that plays the move maximising its own projected score minus the best opponent's
- * (scores if the game ended right after the move); ties broken by `random`.
+ * (scores if the game ended right after the move: see {@link projectedScores}); ties broken by
+ * `random`. It tries every legal move, so it is far slower than {@link randomBot}.
  */
 export function greedyBot(random: RandomSource): Bot {
   return (rules, state) => {

@@ -38,7 +38,7 @@ export {
   type DeployMove,
   type PassMove,
   type PlacedTile,
-  type FeatureNode,
+  type FeatureGraph,
   type Follower,
 } from './core/state.js';
 export type { GameEvent, FeatureRef } from './core/events.js';

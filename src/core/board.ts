@@ -10,7 +10,7 @@
  */
 import type { CompiledTile } from './tiles.js';
 import { oppositePort } from './tiles.js';
-import { findRoot, unionFeatures } from './features.js';
+import { addSegment, findRoot, unionFeatures } from './features.js';
 import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState } from './state.js';
 import type { Immutable, Rotation } from './types.js';
 
@@ -26,7 +26,13 @@ export function fits(tile: CompiledTile, demand: number, rotation: number): bool
   return (tile.signature[rotation]! & (demand >>> 12)) === (demand & 0xfff);
 }
 
-/** Index of `key` in the sorted open list, or -(insertion point) - 1. */
+/** The index of the tile on cell `key`, or -1 if the cell is empty. */
+export function tileAt(state: Immutable<GameState>, key: number): number {
+  const i = openIndex(state.cells, key);
+  return i < 0 ? -1 : state.cellTiles[i]!;
+}
+
+/** Index of `key` in a sorted list of cell keys, or -(insertion point) - 1. */
 export function openIndex(open: readonly number[], key: number): number {
   let lo = 0;
   let hi = open.length - 1;
@@ -42,8 +48,8 @@ export function openIndex(open: readonly number[], key: number): number {
 
 /** Whether the tile fits anywhere on the board (any open cell, any rotation). */
 export function canPlaceAnywhere(state: Immutable<GameState>, tile: CompiledTile): boolean {
-  const { open, demand } = state;
-  for (let i = 0; i < open.length; i++) {
+  const { frontier, demand } = state;
+  for (let i = 0; i < frontier.length; i++) {
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;
@@ -57,10 +63,10 @@ export function canPlaceAnywhere(state: Immutable<GameState>, tile: CompiledTile
 
 /** Number of (cell, rotation) placements of the tile. */
 export function countPlacements(state: Immutable<GameState>, tile: CompiledTile): number {
-  const { open, demand } = state;
+  const { frontier, demand } = state;
   const sig = tile.signature;
   let n = 0;
-  for (let i = 0; i < open.length; i++) {
+  for (let i = 0; i < frontier.length; i++) {
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;
@@ -74,14 +80,14 @@ export function countPlacements(state: Immutable<GameState>, tile: CompiledTile)
  * `key * 4 + rotation`; -1 when there are not that many.
  */
 export function nthPlacement(state: Immutable<GameState>, tile: CompiledTile, nth: number): number {
-  const { open, demand } = state;
+  const { frontier, demand } = state;
   const sig = tile.signature;
-  for (let i = 0; i < open.length; i++) {
+  for (let i = 0; i < frontier.length; i++) {
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;
     for (let r = 0; r < 4; r++) {
-      if ((sig[r]! & mask) === val && nth-- === 0) return open[i]! * 4 + r;
+      if ((sig[r]! & mask) === val && nth-- === 0) return frontier[i]! * 4 + r;
     }
   }
   return -1;
@@ -102,61 +108,53 @@ export function layTile(
 ): number {
   const key = cellKey(x, y);
   const index = s.tiles.length;
-  const base = s.nodes.length;
+  const g = s.features;
+  const base = g.parent.length;
   s.tiles.push({ id: tile.def.id, x, y, rotation, player, node: base });
-  s.cells[key] = index;
+  const c = openIndex(s.cells, key);
+  s.cells.splice(-c - 1, 0, key);
+  s.cellTiles.splice(-c - 1, 0, index);
 
-  // One node per local feature.
-  const nodes = s.nodes;
+  // One segment per local feature.
   const kinds = tile.kinds;
   for (let f = 0; f < kinds.length; f++) {
     const k = kinds[f]!;
-    nodes.push({
-      parent: base + f,
-      kind: k,
-      open: tile.portCounts[f]!,
-      tiles: rules.tracksTiles[k] ? [index] : [],
-      pennants: tile.pennants[f]!,
-      followers: 0,
-      tile: index,
-      local: f,
-    });
+    addSegment(g, k, index, f, tile.portCounts[f]!, tile.pennants[f]!, rules.tracksTiles[k]!);
   }
 
   // Cloister-like features: count filled surroundings, and tell neighbouring ones about us.
-  const cells = s.cells;
   let around = 0;
   for (let i = 0; i < 8; i++) {
-    const t = cells[key + AROUND_DELTA[i]!];
-    if (t === undefined) continue;
+    const t = tileAt(s, key + AROUND_DELTA[i]!);
+    if (t < 0) continue;
     around++;
     const nt = s.tiles[t]!;
     const area = rules.tiles[tileIndexOf(rules, nt.id)]!.areaFeature;
-    if (area >= 0) nodes[nt.node + area]!.open--;
+    if (area >= 0) g.open[nt.node + area]!--;
   }
-  if (tile.areaFeature >= 0) nodes[base + tile.areaFeature]!.open = 8 - around;
+  if (tile.areaFeature >= 0) g.open[base + tile.areaFeature] = 8 - around;
 
   // Merge across the four edges; update the frontier.
   const pf = tile.portFeature;
   const rOff = rotation * 12;
   const sig = tile.signature[rotation]!;
-  const at = openIndex(s.open, key);
+  const at = openIndex(s.frontier, key);
   if (at >= 0) {
-    s.open.splice(at, 1);
+    s.frontier.splice(at, 1);
     s.demand.splice(at, 1);
   }
   for (let side = 0; side < 4; side++) {
     const nkey = key + SIDE_DELTA[side]!;
-    const nt = cells[nkey];
-    if (nt === undefined) {
+    const nt = tileAt(s, nkey);
+    if (nt < 0) {
       // The empty neighbour now demands our edge class on its facing side.
       const facing = (side + 2) % 4;
       const cls = (sig >>> (3 * side)) & 7;
       const bits = ((7 << (3 * facing)) << 12) | (cls << (3 * facing));
-      const j = openIndex(s.open, nkey);
+      const j = openIndex(s.frontier, nkey);
       if (j >= 0) s.demand[j] = s.demand[j]! | bits;
       else {
-        s.open.splice(-j - 1, 0, nkey);
+        s.frontier.splice(-j - 1, 0, nkey);
         s.demand.splice(-j - 1, 0, bits);
       }
       continue;
@@ -168,8 +166,8 @@ export function layTile(
       const p = side * 3 + k;
       const mine = pf[rOff + p]!;
       const theirs = ot.portFeature[oOff + oppositePort(p)]!;
-      const root = unionFeatures(nodes, base + mine, other.node + theirs);
-      nodes[root]!.open -= 2;
+      const root = unionFeatures(g, base + mine, other.node + theirs);
+      g.open[root]! -= 2;
     }
   }
   return index;
@@ -189,13 +187,13 @@ export function touchedRoots(rules: BoardRules, s: Immutable<GameState>): number
   const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
   const out: number[] = [];
   for (let f = 0; f < tile.kinds.length; f++) {
-    const r = findRoot(s.nodes, placed.node + f);
+    const r = findRoot(s.features.parent, placed.node + f);
     if (!out.includes(r)) out.push(r);
   }
   const key = cellKey(placed.x, placed.y);
   for (let i = 0; i < 8; i++) {
-    const t = s.cells[key + AROUND_DELTA[i]!];
-    if (t === undefined) continue;
+    const t = tileAt(s, key + AROUND_DELTA[i]!);
+    if (t < 0) continue;
     const nt = s.tiles[t]!;
     const area = rules.tiles[rules.tileIndex[nt.id]!]!.areaFeature;
     if (area >= 0 && !out.includes(nt.node + area)) out.push(nt.node + area);

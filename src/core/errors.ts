@@ -2,7 +2,29 @@
  * Every expected failure of the library, as a string-literal code. Codes are namespaced by
  * what failed: `options/...` (ruleset or game options), `move/...` (any move), `place/...`
  * (tile placement), `deploy/...` (follower deployment), `state/...` (serialized states),
- * `replay/...` (replays), `query/...` (UI helpers).
+ * `replay/...` (replays), `undo/...` (undo), `query/...` (UI helpers). Codes are stable API:
+ * branch on them; messages are for people and may change.
+ *
+ * @example
+ * ```ts
+ * import { applyMove, createRuleset, newGame } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'errors' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const result = applyMove(rules.value, game.value, { type: 'pass', player: 1 });
+ * if (!result.ok) {
+ *   switch (result.error.code) {
+ *     case 'move/not-your-turn':
+ *       console.log('wait for your turn'); // this one
+ *       break;
+ *     default:
+ *       console.log(result.error.message);
+ *   }
+ * }
+ * ```
  */
 export const ERROR_CODES = [
   'options/malformed',

@@ -17,7 +17,32 @@ export interface FeatureRef {
   readonly feature: string;
 }
 
-/** Something that happened. Discriminate on `type`. */
+/**
+ * Something that happened. Discriminate on `type`.
+ *
+ * @example
+ * ```ts
+ * import { applyMove, createRuleset, legalMoves, newGame, type GameEvent } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'events' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * function describe(e: GameEvent): string {
+ *   switch (e.type) {
+ *     case 'tile-placed':
+ *       return `P${e.player} placed ${e.tile} at ${e.x},${e.y}`;
+ *     case 'scored':
+ *       return `P${e.player} scored ${e.points} for a ${e.feature.kind}`;
+ *     default:
+ *       return e.type;
+ *   }
+ * }
+ * const next = applyMove(rules.value, game.value, legalMoves(rules.value, game.value)[0]);
+ * if (next.ok) console.log(next.value.events.map(describe));
+ * ```
+ */
 export type GameEvent =
   | {
       /** A tile was drawn for a player. */

@@ -1,53 +1,76 @@
 /**
  * The incremental feature graph: a union-find forest over feature segments, with totals kept at
- * the roots. Placing a tile adds one node per local feature and unions across shared edges;
+ * the roots. Placing a tile adds one segment per local feature and unions across shared edges;
  * completion is read off a root's `open` count, never by rescanning the board.
  */
-import type { FeatureNode, GameState } from './state.js';
+import type { FeatureGraph } from './state.js';
 import type { Immutable } from './types.js';
 
-/** The root of node `i`. Read-only: no path compression, so it is safe on frozen states. */
-export function findRoot(nodes: Immutable<FeatureNode[]> | FeatureNode[], i: number): number {
-  let n = nodes[i]!;
-  while (n.parent !== i) {
-    i = n.parent;
-    n = nodes[i]!;
+/** The root of segment `i`. Read-only: no path compression, so it is safe on frozen states. */
+export function findRoot(parent: readonly number[], i: number): number {
+  let p = parent[i]!;
+  while (p !== i) {
+    i = p;
+    p = parent[i]!;
   }
   return i;
 }
 
+/** Adds a segment and returns its index. @internal */
+export function addSegment(
+  g: FeatureGraph,
+  kind: number,
+  tile: number,
+  local: number,
+  open: number,
+  pennants: number,
+  tracksTiles: boolean,
+): number {
+  const i = g.parent.length;
+  g.parent.push(i);
+  g.kind.push(kind);
+  g.tile.push(tile);
+  g.local.push(local);
+  g.open.push(open);
+  g.pennants.push(pennants);
+  g.followers.push(0);
+  g.tiles.push(tracksTiles ? [tile] : []);
+  return i;
+}
+
 /**
- * Joins the features of nodes `a` and `b` and returns the new root. The older (lower) root
+ * Joins the features of segments `a` and `b` and returns the new root. The older (lower) root
  * wins, which keeps trees shallow (new tiles hang directly under old roots) and the result
- * independent of call order. Totals are summed; tile lists are merged without duplicates, so a
- * tile crossed twice by one feature counts once.
+ * independent of call order. Totals are summed; tile lists are merged without duplicates.
  */
-export function unionFeatures(nodes: FeatureNode[], a: number, b: number): number {
-  let ra = findRoot(nodes, a);
-  let rb = findRoot(nodes, b);
+export function unionFeatures(g: FeatureGraph, a: number, b: number): number {
+  let ra = findRoot(g.parent, a);
+  let rb = findRoot(g.parent, b);
   if (ra === rb) return ra;
   if (rb < ra) {
     const t = ra;
     ra = rb;
     rb = t;
   }
-  const keep = nodes[ra]!;
-  const gone = nodes[rb]!;
-  gone.parent = ra;
-  keep.open += gone.open;
-  keep.pennants += gone.pennants;
-  keep.followers += gone.followers;
-  const kt = keep.tiles;
-  const gt = gone.tiles;
-  for (let i = 0; i < gt.length; i++) {
-    const t = gt[i]!;
-    if (!kt.includes(t)) kt.push(t);
+  g.parent[rb] = ra;
+  g.open[ra]! += g.open[rb]!;
+  g.pennants[ra]! += g.pennants[rb]!;
+  g.followers[ra]! += g.followers[rb]!;
+  const gone = g.tiles[rb]!;
+  if (gone.length > 0) {
+    const keep = g.tiles[ra]!;
+    let merged: number[] | null = null;
+    for (let i = 0; i < gone.length; i++) {
+      const t = gone[i]!;
+      if (!keep.includes(t)) (merged ??= keep.slice()).push(t);
+    }
+    if (merged !== null) g.tiles[ra] = merged;
+    g.tiles[rb] = [];
   }
-  if (gt.length > 0) gone.tiles = [];
   return ra;
 }
 
-/** The node of local feature `local` on placed tile `tile`. */
-export function nodeOf(state: Immutable<GameState> | GameState, tile: number, local: number): number {
-  return state.tiles[tile]!.node + local;
+/** Number of distinct tiles of feature `root` (0 for kinds that do not track tiles). */
+export function tileCount(g: Immutable<FeatureGraph>, root: number): number {
+  return g.tiles[root]!.length;
 }

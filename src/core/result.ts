@@ -5,9 +5,11 @@
  *
  * @example
  * ```ts
+ * import { createRuleset } from 'meeplekit';
+ *
  * const r = createRuleset({ game: 'classic' });
- * if (!r.ok) throw new Error(r.error.message);
- * const rules = r.value;
+ * if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+ * const rules = r.value; // narrowed to Ruleset
  * ```
  */
 export type Result<T, E> = Ok<T> | Err<E>;

@@ -73,7 +73,18 @@ export function randomBelow(s: RngState, n: number): number {
  */
 export type RandomSource = (n: number) => number;
 
-/** A {@link RandomSource} seeded from text, independent of any game state. */
+/**
+ * A {@link RandomSource} seeded from text, independent of any game state: for bots, playouts and
+ * tests, never for the game's own chance (the state's generator draws the tiles).
+ *
+ * @example
+ * ```ts
+ * import { createRandomSource } from 'meeplekit';
+ *
+ * const random = createRandomSource('run-42');
+ * console.log([random(6), random(6), random(6)]); // the same three numbers on every machine
+ * ```
+ */
 export function createRandomSource(seed: string): RandomSource {
   const s = seedRng(seed);
   return (n) => randomBelow(s, n);

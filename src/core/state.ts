@@ -1,7 +1,8 @@
 /**
  * The game state: a plain JSON tree (no classes, Map, Set or undefined), so it survives
  * `JSON.stringify`, immer, `structuredClone` and the network unchanged. Cells are keyed by a
- * packed integer ({@link cellKey}); features live in a union-find forest (`nodes`).
+ * packed integer ({@link cellKey}); features live in a union-find forest (`features`). Placed
+ * tiles, followers and moves are never changed once created, so copies of a state share them.
  */
 import type { Rotation } from './types.js';
 
@@ -17,31 +18,37 @@ export interface PlacedTile {
   readonly rotation: Rotation;
   /** Who placed it (-1 for a start tile). */
   readonly player: number;
-  /** Index in `nodes` of the tile's first local feature; feature i is node `node + i`. */
+  /** Segment index of the tile's first local feature in `features`; feature i is segment `node + i`. */
   readonly node: number;
 }
 
 /**
- * One feature segment in the union-find forest. Only roots carry meaningful totals: a root's
- * `open`, `tiles`, `pennants` and `followers` describe the whole connected feature.
+ * The feature graph: a union-find forest over feature segments stored as parallel arrays of
+ * numbers (one entry per segment: a placed tile's local feature), so that copying it is a few
+ * array slices. Only roots carry meaningful totals: a root's `open`, `pennants` and `followers`
+ * describe the whole connected feature.
  */
-export interface FeatureNode {
-  /** Parent node (itself for a root). The older node is always the root of a merge. */
-  parent: number;
+export interface FeatureGraph {
+  /** Parent segment (itself for a root). The older root always wins a merge. */
+  parent: number[];
   /** Feature kind index into the ruleset's kinds. */
-  readonly kind: number;
-  /** Open ports (port features) or empty surrounding cells (cloisters); 0 = complete. */
-  open: number;
-  /** Distinct tile indices of the feature (kinds that track tiles; empty otherwise). */
-  tiles: number[];
-  /** Pennants. */
-  pennants: number;
-  /** Followers standing on the feature. */
-  followers: number;
-  /** Tile index this segment lies on. */
-  readonly tile: number;
+  kind: number[];
+  /** Tile index the segment lies on. */
+  tile: number[];
   /** Local feature index on that tile. */
-  readonly local: number;
+  local: number[];
+  /** Open ports (port features) or empty surrounding cells (cloisters); 0 = complete. */
+  open: number[];
+  /** Pennants. */
+  pennants: number[];
+  /** Followers standing on the feature. */
+  followers: number[];
+  /**
+   * Distinct tile indices of each root, for kinds that track tiles (a tile crossed twice by one
+   * feature counts once); empty for other segments. Lists are replaced, never changed in place,
+   * so copies can share them.
+   */
+  tiles: number[][];
 }
 
 /** A follower on the board. */
@@ -138,14 +145,16 @@ export interface GameState {
   supply: number[];
   /** Placed tiles in order of placement. */
   tiles: PlacedTile[];
-  /** Tile index by packed cell key. */
-  cells: Record<number, number>;
-  /** Open cells (empty, next to a tile), ascending by cell key. */
-  open: number[];
-  /** What each open cell demands of a tile's edges (parallel to `open`). */
+  /** Occupied cells: packed cell keys, ascending (binary-searched; see `tileAt`). */
+  cells: number[];
+  /** The tile index on each occupied cell (parallel to `cells`). */
+  cellTiles: number[];
+  /** The frontier: empty cells next to a tile, ascending by cell key. */
+  frontier: number[];
+  /** What each frontier cell demands of a tile's edges (parallel to `frontier`). */
   demand: number[];
-  /** The feature union-find forest. */
-  nodes: FeatureNode[];
+  /** The feature graph. */
+  features: FeatureGraph;
   /** Followers on the board. */
   followers: Follower[];
   /** Every move played, in order: with the seed, it determines the whole state. */

@@ -12,6 +12,8 @@ import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkMove, listMoves } from './legal.js';
 import { playMove, setupGame } from './play.js';
+import { cloneState } from './clone.js';
+import { reconcile } from './reconcile.js';
 
 /** Options of a new game. */
 export interface NewGameOptions {
@@ -59,8 +61,13 @@ export function checkGameOptions(rules: Ruleset, options: unknown): Result<{ pla
  * Starts a game: start tile on the table, every player's followers in supply, the first tile
  * drawn for player 0 with the seeded generator.
  *
+ * Errors: `options/players` (classic: 2 to 5), `options/seed`, `options/malformed`. A numeric
+ * seed is the same as its decimal text: seeds `7` and `'7'` give the same game.
+ *
  * @example
  * ```ts
+ * import { createRuleset, currentStep, newGame } from 'meeplekit';
+ *
  * const rules = createRuleset({ game: 'classic' });
  * if (!rules.ok) throw new Error(rules.error.message);
  * const game = newGame(rules.value, { players: 2, seed: 'my-seed' });
@@ -92,7 +99,23 @@ export function isLegal(rules: Ruleset, state: Immutable<GameState>, move: unkno
   return state.ruleset === rules.id && checkMove(rules, state, move) === null;
 }
 
-/** Why `move` is not legal now, or `null` if it is. Never throws. */
+/**
+ * Why `move` is not legal now, or `null` if it is. Never throws. Use it to validate untrusted
+ * input, or to tell a player why a drop is refused before calling {@link applyMove}.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, whyIllegal } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'why' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const problem = whyIllegal(rules.value, game.value, { type: 'place', player: 0, x: 5, y: 5, rotation: 0 });
+ * console.log(problem?.code); // place/not-adjacent
+ * ```
+ */
 export function whyIllegal(rules: Ruleset, state: Immutable<GameState>, move: unknown): MeepleError | null {
   if (state.ruleset !== rules.id) {
     return meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`);
@@ -106,8 +129,16 @@ export function whyIllegal(rules: Ruleset, state: Immutable<GameState>, move: un
  *
  * @example
  * ```ts
- * const [move] = legalMoves(rules, state);
- * const next = applyMove(rules, state, move);
+ * import { applyMove, createRuleset, legalMoves, newGame } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'apply' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * let state = game.value;
+ * const [move] = legalMoves(rules.value, state);
+ * const next = applyMove(rules.value, state, move);
  * if (next.ok) state = next.value.state;
  * else console.error(next.error.code, next.error.message);
  * ```
@@ -116,8 +147,12 @@ export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unk
   const problem = whyIllegal(rules, state, move);
   if (problem !== null) return err(problem);
   const events: GameEvent[] = [];
+  // The recipe runs on a plain copy (the Simulator's code path, without proxies); immer then
+  // folds the successor into a draft of the input, sharing what did not change and freezing it.
+  const successor = cloneState(state);
+  playMove(rules, successor, move as Move, (e) => events.push(e));
   const next = rules.immer.produce(state as GameState, (draft) => {
-    playMove(rules, draft, move as Move, (e) => events.push(e));
+    reconcile(draft as unknown as Record<string, unknown>, state as unknown as Record<string, unknown>, successor as unknown as Record<string, unknown>);
   });
   return ok({ state: next, events });
 }

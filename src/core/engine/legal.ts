@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { fits, nthPlacement, openIndex, countPlacements } from '../board.js';
+import { countPlacements, fits, nthPlacement, openIndex, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -22,9 +22,9 @@ export function listMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
   if (step.kind === 'place-tile') {
     const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
     const n = countPlacements(state, tile);
-    const { open, demand } = state;
-    for (let i = 0; i < open.length; i++) {
-      const key = open[i]!;
+    const { frontier, demand } = state;
+    for (let i = 0; i < frontier.length; i++) {
+      const key = frontier[i]!;
       for (let r = 0; r < 4; r++) {
         if (fits(tile, demand[i]!, r)) {
           out.push({ type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: r as Rotation });
@@ -129,8 +129,8 @@ export function checkMove(rules: Ruleset, state: Immutable<GameState>, move: unk
       return meepleError('place/not-adjacent', `cell ${x},${y} is nowhere near the tiles on the board`);
     }
     const key = cellKey(x, y);
-    if (state.cells[key] !== undefined) return meepleError('place/occupied', `cell ${x},${y} already holds a tile`);
-    const at = openIndex(state.open, key);
+    if (tileAt(state, key) >= 0) return meepleError('place/occupied', `cell ${x},${y} already holds a tile`);
+    const at = openIndex(state.frontier, key);
     if (at < 0) return meepleError('place/not-adjacent', `cell ${x},${y} shares no edge with a placed tile`);
     const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
     if (!fits(tile, state.demand[at]!, rotation)) {
@@ -150,7 +150,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameState>, move: unk
     return meepleError('deploy/unknown-feature', `tile ${placed.id} has no feature '${feature}' to deploy on (has: ${ids.join(', ')})`);
   }
   if (state.supply[player]! <= 0) return meepleError('deploy/no-followers', `player ${player} has no follower in supply`);
-  if (state.nodes[findRoot(state.nodes, placed.node + local)]!.followers > 0) {
+  if (state.features.followers[findRoot(state.features.parent, placed.node + local)]! > 0) {
     return meepleError('deploy/feature-occupied', `the ${rules.kindNames[tile.kinds[local]!]} at ${placed.x},${placed.y} (${feature}) already has a follower`);
   }
   return null;

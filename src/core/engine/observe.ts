@@ -19,10 +19,20 @@ export type Observation = Omit<GameState, 'seed' | 'rng'> & {
  * What `viewer` may see of a state (a fresh plain object; the state is not changed). In classic
  * Carcassonne everything but the draw order is public, so all viewers get the same view.
  *
+ * Send observations, never serialized states, to clients: a state's seed fixes every future draw.
+ *
  * @example
  * ```ts
- * const view = observe(rules, state, 1);
- * socket.send(JSON.stringify(view)); // safe to send to player 1
+ * import { createRuleset, newGame, observe } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'table-7' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const view = observe(rules.value, game.value, 1);
+ * const message = JSON.stringify(view); // safe to send to player 1
+ * console.log('seed' in view, view.bag.reduce((a, b) => a + b, 0)); // false 70
  * ```
  */
 export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Observation {

@@ -5,7 +5,7 @@
  */
 import { canPlaceAnywhere, layTile } from '../board.js';
 import type { Emit } from '../events.js';
-import { findRoot } from '../features.js';
+import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
 import type { Ruleset } from '../ruleset.js';
 import { randomBelow, seedRng } from '../rng.js';
@@ -30,10 +30,11 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     scores: new Array<number>(players).fill(0),
     supply: new Array<number>(players).fill(rules.followers),
     tiles: [],
-    cells: {},
-    open: [],
+    cells: [],
+    cellTiles: [],
+    frontier: [],
     demand: [],
-    nodes: [],
+    features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], tiles: [] },
     followers: [],
     moves: [],
   };
@@ -63,14 +64,14 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     const index = s.tiles.length - 1;
     const placed = s.tiles[index]!;
     const local = rules.tiles[rules.tileIndex[placed.id]!]!.localIndex[move.feature]!;
-    s.nodes[findRoot(s.nodes, placed.node + local)]!.followers++;
+    s.features.followers[findRoot(s.features.parent, placed.node + local)]!++;
     s.followers.push({ player: move.player, tile: index, local });
     s.supply[move.player]!--;
     if (emit !== null) {
       emit({
         type: 'follower-deployed',
         player: move.player,
-        at: { kind: rules.kindNames[s.nodes[placed.node + local]!.kind]!, x: placed.x, y: placed.y, feature: move.feature },
+        at: { kind: rules.kindNames[s.features.kind[placed.node + local]!]!, x: placed.x, y: placed.y, feature: move.feature },
       });
     }
     finishTurn(rules, s, emit);
@@ -96,7 +97,7 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameState>): number {
   let bits = 0;
   for (let f = 0; f < tile.kinds.length; f++) {
     if (!rules.deployable[tile.kinds[f]!]) continue;
-    if (s.nodes[findRoot(s.nodes, placed.node + f)]!.followers === 0) bits |= 1 << f;
+    if (s.features.followers[findRoot(s.features.parent, placed.node + f)] === 0) bits |= 1 << f;
   }
   return bits;
 }
@@ -105,11 +106,12 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameState>): number {
 function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const ctx: ScoringContext = { rules, state: s, emit };
   const roots = touchedRoots(rules, s);
+  const g = s.features;
   for (const root of roots) {
-    const node = s.nodes[root]!;
-    if (node.open !== 0 || rules.game.kinds[node.kind]!.completion === 'never') continue;
+    const completion = rules.game.kinds[g.kind[root]!]!.completion;
+    if (g.open[root] !== 0 || completion === 'never') continue;
     if (emit !== null) {
-      const tiles = rules.game.kinds[node.kind]!.completion === 'surroundings' ? 9 : node.tiles.length;
+      const tiles = completion === 'surroundings' ? 9 : tileCount(g, root);
       emit({ type: 'feature-completed', feature: featureRef(rules, s, root), tiles });
     }
     rules.game.scoreCompleted(ctx, root);

@@ -9,6 +9,7 @@ import type { Ruleset } from '../ruleset.js';
 import { cellKey, type GameState } from '../state.js';
 import { PORTS, type Cell, type Immutable, type Port } from '../types.js';
 import { cloneState } from './clone.js';
+import { tileAt } from '../board.js';
 import { followersOn, majority } from './scoring.js';
 
 /** Which feature to look up: a tile's local feature id, or one of its edge ports as it lies on the board. */
@@ -65,10 +66,19 @@ export interface FeatureInfo {
 /**
  * The feature under a tile's local feature or board port, with its followers.
  *
+ * Errors: `query/no-tile` (no tile at `x, y`), `query/no-feature` (no such local id or port).
+ *
  * @example
  * ```ts
- * const f = featureAt(rules, state, { x: 0, y: 0, port: 'N2' }); // the start tile's city
- * if (f.ok) console.log(f.value.kind, f.value.tiles.length, f.value.majority);
+ * import { createRuleset, featureAt, newGame } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'query' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const f = featureAt(rules.value, game.value, { x: 0, y: 0, port: 'N2' }); // the start tile's city
+ * if (f.ok) console.log(f.value.kind, f.value.complete, f.value.open); // city false 3
  * ```
  */
 export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: FeatureQuery): Result<FeatureInfo, MeepleError> {
@@ -89,18 +99,18 @@ export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: Fe
     local = tile.portFeature[placed.rotation * 12 + PORTS.indexOf(q['port'] as Port)]!;
   }
   if (local < 0) return err(meepleError('query/no-feature', `tile ${placed.id} at ${x},${y} has no such feature or port`));
-  const root = findRoot(state.nodes, placed.node + local);
-  const node = state.nodes[root]!;
-  const kindDef = rules.game.kinds[node.kind]!;
+  const g = state.features;
+  const root = findRoot(g.parent, placed.node + local);
+  const kindDef = rules.game.kinds[g.kind[root]!]!;
   let tiles: number[];
-  if (kindDef.completion === 'surroundings') tiles = [node.tile];
-  else if (kindDef.tracksTiles) tiles = node.tiles.slice().sort((a, b) => a - b);
+  if (kindDef.completion === 'surroundings') tiles = [g.tile[root]!];
+  else if (kindDef.tracksTiles) tiles = g.tiles[root]!.slice().sort((a, b) => a - b);
   else {
     tiles = [];
     for (let t = 0; t < state.tiles.length; t++) {
       const n = rules.tiles[rules.tileIndex[state.tiles[t]!.id]!]!.kinds.length;
       for (let f = 0; f < n; f++) {
-        if (findRoot(state.nodes, state.tiles[t]!.node + f) === root) {
+        if (findRoot(g.parent, state.tiles[t]!.node + f) === root) {
           tiles.push(t);
           break;
         }
@@ -110,16 +120,16 @@ export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: Fe
   const followers: FollowerInfo[] = [];
   for (const f of state.followers) {
     const t = state.tiles[f.tile]!;
-    if (findRoot(state.nodes, t.node + f.local) === root) {
+    if (findRoot(g.parent, t.node + f.local) === root) {
       followers.push({ player: f.player, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[f.local]!.id });
     }
   }
   return ok({
     kind: kindDef.name,
-    complete: kindDef.completion !== 'never' && node.open === 0,
+    complete: kindDef.completion !== 'never' && g.open[root] === 0,
     tiles: tiles.map((t) => ({ x: state.tiles[t]!.x, y: state.tiles[t]!.y })),
-    open: node.open,
-    pennants: node.pennants,
+    open: g.open[root]!,
+    pennants: g.pennants[root]!,
     followers,
     counts: followersOn(state, root),
     majority: majority(state, root),
@@ -129,6 +139,17 @@ export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: Fe
 /**
  * The scores if the game ended now: current scores plus the final scoring of every incomplete
  * feature and every field. Equal to the final scores once the game is over.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, projectedScores } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 3, seed: 'preview' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * console.log(projectedScores(rules.value, game.value)); // [ 0, 0, 0 ]: nobody has a follower yet
+ * ```
  */
 export function projectedScores(rules: Ruleset, state: Immutable<GameState>): number[] {
   if (state.step.kind === 'game-over') return state.scores.slice();

@@ -11,9 +11,9 @@ import type { Immutable } from '../types.js';
 
 /** Names feature `root` by its root segment (the feature's oldest tile). @internal */
 export function featureRef(rules: Ruleset, s: Immutable<GameState>, root: number): FeatureRef {
-  const n = s.nodes[root]!;
-  const t = s.tiles[n.tile]!;
-  return { kind: rules.kindNames[n.kind]!, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[n.local]!.id };
+  const g = s.features;
+  const t = s.tiles[g.tile[root]!]!;
+  return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[g.local[root]!]!.id };
 }
 
 /** Followers per player standing on feature `root`. @internal */
@@ -22,7 +22,7 @@ export function followersOn(s: Immutable<GameState>, root: number): number[] {
   const fs = s.followers;
   for (let i = 0; i < fs.length; i++) {
     const f = fs[i]!;
-    if (findRoot(s.nodes, s.tiles[f.tile]!.node + f.local) === root) counts[f.player]!++;
+    if (findRoot(s.features.parent, s.tiles[f.tile]!.node + f.local) === root) counts[f.player]!++;
   }
   return counts;
 }
@@ -61,7 +61,7 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
   let kept = 0;
   for (let i = 0; i < fs.length; i++) {
     const f = fs[i]!;
-    if (findRoot(s.nodes, s.tiles[f.tile]!.node + f.local) === root) {
+    if (findRoot(s.features.parent, s.tiles[f.tile]!.node + f.local) === root) {
       s.supply[f.player]!++;
       if (ctx.emit !== null) {
         const t = s.tiles[f.tile]!;
@@ -69,7 +69,7 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
           type: 'follower-returned',
           player: f.player,
           at: {
-            kind: ctx.rules.kindNames[s.nodes[t.node + f.local]!.kind]!,
+            kind: ctx.rules.kindNames[s.features.kind[t.node + f.local]!]!,
             x: t.x,
             y: t.y,
             feature: ctx.rules.tiles[ctx.rules.tileIndex[t.id]!]!.def.features[f.local]!.id,
@@ -83,6 +83,6 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
   }
   if (kept !== fs.length) {
     fs.length = kept;
-    s.nodes[root]!.followers = 0;
+    s.features.followers[root] = 0;
   }
 }

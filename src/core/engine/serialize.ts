@@ -44,7 +44,22 @@ export interface Replay {
 
 /**
  * Serializes a state to versioned JSON text: `{ "format": "meeplekit/state", "version": 1,
- * "state": ... }`. Same state, same text, byte for byte.
+ * "state": ... }`. Same state, same text, byte for byte. The text includes the seed, which fixes
+ * every future draw: store it on the server, and send players {@link observe} views instead.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, parseState, serializeState } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'saved-game' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const text = serializeState(game.value); // store it anywhere
+ * const loaded = parseState(rules.value, text);
+ * if (loaded.ok) console.log(serializeState(loaded.value) === text); // true
+ * ```
  */
 export function serializeState(state: Immutable<GameState>): string {
   return JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, state });
@@ -72,7 +87,24 @@ export function rebuild(
 /**
  * Parses a serialized state (text or an already parsed object) and validates it completely:
  * format and version, ruleset, then a replay of its moves from its seed, which must reproduce
- * the state exactly. Returns a frozen state; never throws.
+ * the state exactly. Returns a frozen state; never throws. Errors: `state/json`,
+ * `state/malformed`, `state/version`, `state/ruleset-mismatch`, and `state/tampered` (with the
+ * `path` of the first field that disagrees with the replay) for anything edited by hand.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, parseState, serializeState } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'saved-game' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const data = JSON.parse(serializeState(game.value));
+ * data.state.scores[0] = 99; // a player edits the saved game
+ * const loaded = parseState(rules.value, data);
+ * if (!loaded.ok) console.log(loaded.error.code, loaded.error.path); // state/tampered $.state.scores[0]
+ * ```
  */
 export function parseState(rules: Ruleset, input: unknown): Result<GameState, MeepleError> {
   let data = input;
@@ -117,7 +149,26 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
   return ok(freeze(rebuilt.value, true));
 }
 
-/** A replay of the game so far: ruleset options, players, seed and moves. */
+/**
+ * A replay of the game so far: ruleset options, players, seed and moves. Plain JSON: store it
+ * or send it with `JSON.stringify`, and rebuild the game with {@link replay}.
+ *
+ * @example
+ * ```ts
+ * import { applyMove, createRuleset, legalMoves, makeReplay, newGame, replay } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'replayed' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * const next = applyMove(rules.value, game.value, legalMoves(rules.value, game.value)[0]);
+ * if (!next.ok) throw new Error(next.error.message);
+ *
+ * const text = JSON.stringify(makeReplay(rules.value, next.value.state));
+ * const again = replay(rules.value, text);
+ * if (again.ok) console.log(again.value.events.map((e) => e.type)); // [ 'tile-placed' ]
+ * ```
+ */
 export function makeReplay(rules: Ruleset, state: Immutable<GameState>): Replay {
   return {
     format: REPLAY_FORMAT,
@@ -139,8 +190,9 @@ export interface ReplayResult {
 
 /**
  * Rebuilds a game from a replay (text or object) with the given rules, which must match the
- * replay's ruleset options. Every move is validated; the first illegal one is reported with its
- * index.
+ * replay's ruleset options. Every move is validated; the first illegal one is reported as
+ * `replay/illegal-move` with its `index` and the move's own error as `cause`. See
+ * {@link makeReplay} for an example.
  */
 export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, MeepleError> {
   let data = input;
@@ -182,7 +234,24 @@ function firstMoveEvent(events: readonly GameEvent[]): number {
 
 /**
  * Takes back the last `count` moves (default 1) by replaying the others from the seed. The draw
- * order is fixed by the seed, so the same tiles come again.
+ * order is fixed by the seed, so the same tiles come again. A turn is one move (a placement with
+ * nothing to deploy on) or two (a placement, then a deployment or a pass). Fails with
+ * `undo/nothing-to-undo` when fewer than `count` moves have been played.
+ *
+ * @example
+ * ```ts
+ * import { applyMove, createRuleset, legalMoves, newGame, undo } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'oops' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * const next = applyMove(rules.value, game.value, legalMoves(rules.value, game.value)[0]);
+ * if (!next.ok) throw new Error(next.error.message);
+ *
+ * const back = undo(rules.value, next.value.state);
+ * if (back.ok) console.log(back.value.step); // the same step as game.value.step: same tile again
+ * ```
  */
 export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1): Result<GameState, MeepleError> {
   if (state.ruleset !== rules.id) {

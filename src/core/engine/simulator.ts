@@ -26,7 +26,14 @@ export interface SimulatorOptions {
  *
  * @example
  * ```ts
- * const sim = createSimulator(rules, state);
+ * import { createRandomSource, createRuleset, createSimulator, newGame } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'research' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const sim = createSimulator(rules.value, game.value);
  * if (!sim.ok) throw new Error(sim.error.message);
  * const random = createRandomSource('playout-1');
  * while (!sim.value.isOver()) sim.value.playRandom(random);

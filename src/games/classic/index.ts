@@ -2,7 +2,7 @@
  * Classic Carcassonne, base game (2nd edition): feature kinds, tiles, scoring.
  * Rules: ../shared/rules/digest-classic.md; see docs/rules/classic.md for each rule and its test.
  */
-import { findRoot } from '../../core/features.js';
+import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
 import { award, majority, returnFollowers } from '../../core/engine/scoring.js';
 import { parseTileSpec, type FeatureKindDef } from '../../core/tiles.js';
@@ -23,14 +23,15 @@ const CLOISTER = 3;
 
 /** Value of a feature, complete or not (digest-classic.md, "Score completed features" and "final scoring"). */
 function featureValue(ctx: ScoringContext, root: number, complete: boolean): number {
-  const n = ctx.state.nodes[root]!;
-  switch (n.kind) {
+  const g = ctx.state.features;
+  const tiles = tileCount(g, root);
+  switch (g.kind[root]) {
     case ROAD:
-      return n.tiles.length; // 1 per tile, complete or not
+      return tiles; // 1 per tile, complete or not
     case CITY:
-      return complete ? 2 * n.tiles.length + 2 * n.pennants : n.tiles.length + n.pennants;
+      return complete ? 2 * tiles + 2 * g.pennants[root]! : tiles + g.pennants[root]!;
     case CLOISTER:
-      return 9 - n.open; // 9 when complete; else 1 + filled neighbours
+      return 9 - g.open[root]!; // 9 when complete; else 1 + filled neighbours
     default:
       return 0;
   }
@@ -44,22 +45,22 @@ function scoreCompleted(ctx: ScoringContext, root: number): void {
 
 function finalScoring(ctx: ScoringContext): void {
   const s = ctx.state;
+  const g = s.features;
   // Roots with followers, in ascending order (deterministic event order).
   const roots: number[] = [];
   for (const f of s.followers) {
-    const r = findRoot(s.nodes, s.tiles[f.tile]!.node + f.local);
+    const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
     if (!roots.includes(r)) roots.push(r);
   }
   roots.sort((a, b) => a - b);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
-    const kind = s.nodes[root]!.kind;
-    if (kind === FIELD) continue;
+    if (g.kind[root] === FIELD) continue;
     const points = featureValue(ctx, root, false);
     for (const p of majority(s, root)) award(ctx, p, points, 'final', root);
   }
   // Fields: 3 per completed city touching the field, for the farmer majority.
-  const farms = roots.filter((r) => s.nodes[r]!.kind === FIELD);
+  const farms = roots.filter((r) => g.kind[r] === FIELD);
   if (farms.length === 0) return;
   const cities = new Map<number, Set<number>>(farms.map((r) => [r, new Set()]));
   for (let t = 0; t < s.tiles.length; t++) {
@@ -68,11 +69,11 @@ function finalScoring(ctx: ScoringContext): void {
     for (let f = 0; f < tile.adjacent.length; f++) {
       const adj = tile.adjacent[f]!;
       if (adj.length === 0) continue;
-      const set = cities.get(findRoot(s.nodes, placed.node + f));
+      const set = cities.get(findRoot(g.parent, placed.node + f));
       if (set === undefined) continue;
       for (const c of adj) {
-        const cr = findRoot(s.nodes, placed.node + c);
-        if (s.nodes[cr]!.open === 0) set.add(cr);
+        const cr = findRoot(g.parent, placed.node + c);
+        if (g.open[cr] === 0) set.add(cr);
       }
     }
   }
