@@ -122,17 +122,19 @@ export function layTile(
     addSegment(g, k, index, f, tile.portCounts[f]!, tile.pennants[f]!, rules.tracksTiles[k]!);
   }
 
-  // Cloister-like features: count filled surroundings, and tell neighbouring ones about us.
-  let around = 0;
-  for (let i = 0; i < 8; i++) {
-    const t = tileAt(s, key + AROUND_DELTA[i]!);
-    if (t < 0) continue;
-    around++;
-    const nt = s.tiles[t]!;
-    const area = rules.tiles[tileIndexOf(rules, nt.id)]!.areaFeature;
-    if (area >= 0) g.open[nt.node + area]!--;
+  // Cloister-like features: tell the unfinished ones around us, and count our own surroundings.
+  const areas = s.areas;
+  for (let i = 0; i < areas.length; i++) {
+    const seg = areas[i]!;
+    const at = s.tiles[g.tile[seg]!]!;
+    if (Math.abs(at.x - x) <= 1 && Math.abs(at.y - y) <= 1) g.open[seg]!--;
   }
-  if (tile.areaFeature >= 0) g.open[base + tile.areaFeature] = 8 - around;
+  if (tile.areaFeature >= 0) {
+    let around = 0;
+    for (let i = 0; i < 8; i++) if (tileAt(s, key + AROUND_DELTA[i]!) >= 0) around++;
+    g.open[base + tile.areaFeature] = 8 - around;
+    areas.push(base + tile.areaFeature);
+  }
 
   // Merge across the four edges; update the frontier.
   const pf = tile.portFeature;
@@ -190,13 +192,12 @@ export function touchedRoots(rules: BoardRules, s: Immutable<GameState>): number
     const r = findRoot(s.features.parent, placed.node + f);
     if (!out.includes(r)) out.push(r);
   }
-  const key = cellKey(placed.x, placed.y);
-  for (let i = 0; i < 8; i++) {
-    const t = tileAt(s, key + AROUND_DELTA[i]!);
-    if (t < 0) continue;
-    const nt = s.tiles[t]!;
-    const area = rules.tiles[rules.tileIndex[nt.id]!]!.areaFeature;
-    if (area >= 0 && !out.includes(nt.node + area)) out.push(nt.node + area);
+  // Unfinished cloisters in the 3x3 around the tile (its own included above).
+  const areas = s.areas;
+  for (let i = 0; i < areas.length; i++) {
+    const seg = areas[i]!;
+    const at = s.tiles[s.features.tile[seg]!]!;
+    if (Math.abs(at.x - placed.x) <= 1 && Math.abs(at.y - placed.y) <= 1 && !out.includes(seg)) out.push(seg);
   }
   return out;
 }

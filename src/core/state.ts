@@ -155,6 +155,11 @@ export interface GameState {
   demand: number[];
   /** The feature graph. */
   features: FeatureGraph;
+  /**
+   * Segments of the features completed by their surroundings (cloisters) that are not yet
+   * scored complete, in placement order: placing a tile checks only these, not its 8 neighbours.
+   */
+  areas: number[];
   /** Followers on the board. */
   followers: Follower[];
   /** Every move played, in order: with the seed, it determines the whole state. */

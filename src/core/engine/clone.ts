@@ -39,6 +39,7 @@ export function cloneState(s: Immutable<GameState>): GameState {
       // Tile lists are replaced, never changed in place: share them too.
       tiles: [...g.tiles] as GameState['features']['tiles'],
     },
+    areas: [...s.areas],
     followers: [...s.followers] as GameState['followers'],
     moves: [...s.moves] as GameState['moves'],
   };

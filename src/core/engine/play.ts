@@ -35,6 +35,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     frontier: [],
     demand: [],
     features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], tiles: [] },
+    areas: [],
     followers: [],
     moves: [],
   };
@@ -116,6 +117,11 @@ function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
     }
     rules.game.scoreCompleted(ctx, root);
   }
+  // Completed cloisters leave the watch list.
+  const areas = s.areas;
+  let kept = 0;
+  for (let i = 0; i < areas.length; i++) if (g.open[areas[i]!] !== 0) areas[kept++] = areas[i]!;
+  areas.length = kept;
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
   s.turn++;
   s.active = (s.active + 1) % s.players;
