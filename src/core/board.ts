@@ -26,6 +26,49 @@ export function fits(tile: CompiledTile, demand: number, rotation: number): bool
   return (tile.signature[rotation]! & (demand >>> 12)) === (demand & 0xfff);
 }
 
+/** Inserts `v` at index `i` (like `splice(i, 0, v)`, without allocating the removed-items array). */
+function insertAt(a: number[], i: number, v: number): void {
+  let j = a.length;
+  a.push(v);
+  while (j > i) {
+    a[j] = a[j - 1]!;
+    j--;
+  }
+  a[i] = v;
+}
+
+/** Removes the entry at index `i` (like `splice(i, 1)`, without allocating). */
+function removeAt(a: number[], i: number): void {
+  const n = a.length - 1;
+  for (let j = i; j < n; j++) a[j] = a[j + 1]!;
+  a.pop();
+}
+
+/**
+ * Writes every (cell, rotation) placement of the tile into `out` as `key * 4 + rotation`, in
+ * canonical order; returns how many. `out` must hold `4 * frontier.length` entries.
+ */
+export function collectPlacements(state: Immutable<GameState>, tile: CompiledTile, out: Int32Array): number {
+  const { frontier, demand } = state;
+  const sig = tile.signature;
+  const s0 = sig[0]!;
+  const s1 = sig[1]!;
+  const s2 = sig[2]!;
+  const s3 = sig[3]!;
+  let n = 0;
+  for (let i = 0; i < frontier.length; i++) {
+    const d = demand[i]!;
+    const mask = d >>> 12;
+    const val = d & 0xfff;
+    const k4 = frontier[i]! * 4;
+    if ((s0 & mask) === val) out[n++] = k4;
+    if ((s1 & mask) === val) out[n++] = k4 + 1;
+    if ((s2 & mask) === val) out[n++] = k4 + 2;
+    if ((s3 & mask) === val) out[n++] = k4 + 3;
+  }
+  return n;
+}
+
 /** The index of the tile on cell `key`, or -1 if the cell is empty. */
 export function tileAt(state: Immutable<GameState>, key: number): number {
   const i = openIndex(state.cells, key);
@@ -111,9 +154,9 @@ export function layTile(
   const g = s.features;
   const base = g.parent.length;
   s.tiles.push({ id: tile.def.id, x, y, rotation, player, node: base });
-  const c = openIndex(s.cells, key);
-  s.cells.splice(-c - 1, 0, key);
-  s.cellTiles.splice(-c - 1, 0, index);
+  const c = -openIndex(s.cells, key) - 1;
+  insertAt(s.cells, c, key);
+  insertAt(s.cellTiles, c, index);
 
   // One segment per local feature.
   const kinds = tile.kinds;
@@ -142,8 +185,8 @@ export function layTile(
   const sig = tile.signature[rotation]!;
   const at = openIndex(s.frontier, key);
   if (at >= 0) {
-    s.frontier.splice(at, 1);
-    s.demand.splice(at, 1);
+    removeAt(s.frontier, at);
+    removeAt(s.demand, at);
   }
   for (let side = 0; side < 4; side++) {
     const nkey = key + SIDE_DELTA[side]!;
@@ -156,8 +199,8 @@ export function layTile(
       const j = openIndex(s.frontier, nkey);
       if (j >= 0) s.demand[j] = s.demand[j]! | bits;
       else {
-        s.frontier.splice(-j - 1, 0, nkey);
-        s.demand.splice(-j - 1, 0, bits);
+        insertAt(s.frontier, -j - 1, nkey);
+        insertAt(s.demand, -j - 1, bits);
       }
       continue;
     }

@@ -147,12 +147,15 @@ export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unk
   const problem = whyIllegal(rules, state, move);
   if (problem !== null) return err(problem);
   const events: GameEvent[] = [];
+  // The frozen result shares every unchanged part with its base, so an input that is not frozen
+  // (a Simulator's live state, a JSON copy) would get frozen in place: start from a copy of it.
+  const base = Object.isFrozen(state) ? state : (structuredClone(state) as Immutable<GameState>);
   // The recipe runs on a plain copy (the Simulator's code path, without proxies); immer then
   // folds the successor into a draft of the input, sharing what did not change and freezing it.
-  const successor = cloneState(state);
+  const successor = cloneState(base);
   playMove(rules, successor, move as Move, (e) => events.push(e));
-  const next = rules.immer.produce(state as GameState, (draft) => {
-    reconcile(draft as unknown as Record<string, unknown>, state as unknown as Record<string, unknown>, successor as unknown as Record<string, unknown>);
+  const next = rules.immer.produce(base as GameState, (draft) => {
+    reconcile(draft as unknown as Record<string, unknown>, base as unknown as Record<string, unknown>, successor as unknown as Record<string, unknown>);
   });
   return ok({ state: next, events });
 }

@@ -88,8 +88,9 @@ export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: Fe
   }
   const x = q['x'] as number;
   const y = q['y'] as number;
-  const index = Math.abs(x) < 500 && Math.abs(y) < 500 ? state.cells[cellKey(x, y)] : undefined;
-  if (index === undefined) return err(meepleError('query/no-tile', `no tile at ${x},${y}`));
+  // `cells` is a sorted list of occupied cell keys: look the key up, never index by it.
+  const index = Math.abs(x) < 500 && Math.abs(y) < 500 ? tileAt(state, cellKey(x, y)) : -1;
+  if (index < 0) return err(meepleError('query/no-tile', `no tile at ${x},${y}`));
   const placed = state.tiles[index]!;
   const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
   let local = -1;

@@ -13,6 +13,9 @@ import { freeze } from 'immer';
 import { cloneState } from './clone.js';
 import { checkMove, countMoves, listMoves, nthMove } from './legal.js';
 import { playMove } from './play.js';
+import { collectPlacements } from '../board.js';
+import { keyX, keyY } from '../state.js';
+import type { Rotation } from '../types.js';
 
 /** Options of {@link createSimulator}. */
 export interface SimulatorOptions {
@@ -81,6 +84,8 @@ class SimulatorImpl implements Simulator {
   readonly #s: GameState;
   readonly #collect: boolean;
   #events: GameEvent[] = [];
+  /** Scratch space for placement enumeration (per simulator: no module-level state). */
+  #buf = new Int32Array(256);
   readonly #emit: Emit;
 
   constructor(rules: Ruleset, s: GameState, collect: boolean) {
@@ -121,21 +126,38 @@ class SimulatorImpl implements Simulator {
     return ok(undefined);
   }
   playRandom(random: RandomSource): Move {
-    const n = countMoves(this.rules, this.#s);
-    if (n === 0) throw new Error('playRandom: the game is over');
-    const move = nthMove(this.rules, this.#s, random(n));
+    if (this.#s.step.kind === 'game-over') throw new Error('playRandom: the game is over');
+    const move = this.#randomMove(random);
     playMove(this.rules, this.#s, move, this.#emit);
     return move;
   }
   playout(random: RandomSource, choose?: (sim: Simulator, count: number) => number): number[] {
     const s = this.#s;
     while (s.step.kind !== 'game-over') {
-      const n = countMoves(this.rules, s);
-      const i = choose === undefined ? random(n) : choose(this, n);
-      if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`playout: choice ${i} is not in [0, ${n})`);
-      playMove(this.rules, s, nthMove(this.rules, s, i), this.#emit);
+      let move: Move;
+      if (choose === undefined) move = this.#randomMove(random);
+      else {
+        const n = countMoves(this.rules, s);
+        const i = choose(this, n);
+        if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`playout: choice ${i} is not in [0, ${n})`);
+        move = nthMove(this.rules, s, i);
+      }
+      playMove(this.rules, s, move, this.#emit);
     }
     return s.scores.slice();
+  }
+  /** `legalMoves()[random(n)]`, in one pass over the frontier and without building the list. */
+  #randomMove(random: RandomSource): Move {
+    const s = this.#s;
+    const step = s.step;
+    if (step.kind === 'place-tile') {
+      if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
+      const n = collectPlacements(s, this.rules.tiles[this.rules.tileIndex[step.tile]!]!, this.#buf);
+      const p = this.#buf[random(n)]!;
+      const key = (p / 4) | 0;
+      return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+    }
+    return nthMove(this.rules, s, random(countMoves(this.rules, s)));
   }
   clone(): Simulator {
     return new SimulatorImpl(this.rules, cloneState(this.#s), this.#collect);
