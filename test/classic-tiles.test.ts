@@ -1,0 +1,133 @@
+/**
+ * Our base-game tile table (src/games/classic/tiles.ts, through the public `tileDefs`) checked
+ * against the project's reference ../shared/reference/classic-tiles.json, set "base": the same
+ * 24 tiles, counts, and for every feature the same id, type, ports, pennants and adjacent cities.
+ *
+ * ../shared exists in CI. Locally, when it is missing and CI is not set, the checks are skipped
+ * with a message; with CI set a missing reference is a failure, never a silent skip.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { newGame, tileDefs, type TileDef } from '../src/index.js';
+import { classicRules } from './helpers.js';
+
+const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
+const present = existsSync(REFERENCE);
+const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
+
+/** The parts of the reference schema (classic-tiles/1) this test reads. */
+interface RefFeature {
+  readonly id: string;
+  readonly type: string;
+  readonly ports: readonly string[];
+  readonly pennants?: number;
+  readonly adj_cities?: readonly string[];
+}
+interface RefTile {
+  readonly id: string;
+  readonly letter?: string;
+  readonly count: number;
+  readonly includes_start_tile?: number;
+  readonly features: readonly RefFeature[];
+  readonly symbols: readonly string[];
+}
+interface RefSet {
+  readonly key: string;
+  readonly expected_total: number;
+  readonly total: number;
+  readonly distinct: number;
+  readonly tiles: readonly RefTile[];
+}
+
+function loadBase(): RefSet {
+  const json = JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] };
+  const base = json.sets.find((s) => s.key === 'base');
+  if (base === undefined) throw new Error(`${REFERENCE} has no set with key "base"`);
+  return base;
+}
+
+const base: RefSet | null = present ? loadBase() : null;
+const rules = classicRules();
+const ours: readonly TileDef[] = tileDefs(rules);
+
+/** Reference tile by our id (its letter): 'BASE-D' has letter 'D'. */
+function refTile(id: string): RefTile {
+  const t = base!.tiles.find((r) => r.letter === id);
+  if (t === undefined) throw new Error(`reference has no tile with letter ${id}`);
+  return t;
+}
+
+const sortedIds = (xs: readonly string[]): string[] => [...xs].sort();
+
+if (!present && !inCI) {
+  console.warn(`classic-tiles.test.ts: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
+}
+
+describe('classic tiles: the reference file', () => {
+  // In CI (env CI set) the reference must exist: a missing file fails here instead of skipping.
+  test.runIf(inCI)('the reference ../shared/reference/classic-tiles.json is present in CI', () => {
+    expect(present, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
+  });
+});
+
+describe.skipIf(!present && !inCI)('classic tiles: our table against ../shared/reference/classic-tiles.json (base set)', () => {
+  test('tiles: the same 24 tiles A..X (reference ids BASE-A..BASE-X, letter field)', () => {
+    expect(base, `missing ${REFERENCE}`).not.toBeNull();
+    const b = base!;
+    expect(b.distinct).toBe(24);
+    expect(b.tiles.map((t) => t.id)).toEqual(b.tiles.map((t) => `BASE-${t.letter}`));
+    expect(sortedIds(b.tiles.map((t) => t.letter ?? '?'))).toEqual(sortedIds(ours.map((t) => t.id)));
+    expect(sortedIds(ours.map((t) => t.id))).toEqual('ABCDEFGHIJKLMNOPQRSTUVWX'.split(''));
+  });
+
+  test('tiles: the same counts, 72 in all, the start tile being one of the four D', () => {
+    expect(base, `missing ${REFERENCE}`).not.toBeNull();
+    const b = base!;
+    for (const t of ours) expect(t.count, t.id).toBe(refTile(t.id).count);
+    const total = ours.reduce((n, t) => n + t.count, 0);
+    expect(total).toBe(72);
+    expect(b.total).toBe(72);
+    expect(b.expected_total).toBe(72);
+    expect(rules.tileCount).toBe(72);
+    // D's count includes the start tile (reference flag), and our start tile is a D.
+    expect(refTile('D').includes_start_tile).toBe(1);
+    expect(refTile('D').count).toBe(4);
+    expect(rules.game.start.tile).toBe('D');
+    // A new game lays the start tile and draws one: 70 left in the bag.
+    const g = newGame(rules, { players: 2, seed: 'tiles' });
+    if (!g.ok) throw new Error(g.error.message);
+    expect(g.value.bag.reduce((n, c) => n + c, 0)).toBe(70);
+    expect(g.value.tiles.map((t) => t.id)).toEqual(['D']);
+  });
+
+  test.each(ours.map((t) => [t.id, t] as const))('tiles: %s has the reference features (id, type, ports, pennants, adjacent cities)', (id, tile) => {
+    expect(base, `missing ${REFERENCE}`).not.toBeNull();
+    const ref = refTile(id);
+    expect(sortedIds(tile.features.map((f) => f.id))).toEqual(sortedIds(ref.features.map((f) => f.id)));
+    for (const rf of ref.features) {
+      const f = tile.features.find((x) => x.id === rf.id)!;
+      expect(f.kind, `${id} ${rf.id} type`).toBe(rf.type);
+      expect(sortedIds(f.ports), `${id} ${rf.id} ports`).toEqual(sortedIds(rf.ports));
+      expect(f.pennants, `${id} ${rf.id} pennants`).toBe(rf.pennants ?? 0);
+      expect(sortedIds(f.adjacent), `${id} ${rf.id} adjacent cities`).toEqual(sortedIds(rf.adj_cities ?? []));
+    }
+    // Every one of the 12 ports is owned by exactly one feature.
+    const ports = tile.features.flatMap((f) => f.ports);
+    expect(ports.length).toBe(12);
+    expect(new Set(ports).size).toBe(12);
+  });
+
+  test('tiles: 6 cloister tiles and 10 pennants in the set, as the reference checks say', () => {
+    expect(base, `missing ${REFERENCE}`).not.toBeNull();
+    const cloisters = (ts: readonly { count: number; kinds: readonly string[] }[]): number =>
+      ts.reduce((n, t) => n + (t.kinds.includes('cloister') ? t.count : 0), 0);
+    expect(cloisters(ours.map((t) => ({ count: t.count, kinds: t.features.map((f) => f.kind) })))).toBe(6);
+    expect(cloisters(base!.tiles.map((t) => ({ count: t.count, kinds: t.features.map((f) => f.type) })))).toBe(6);
+    const pennants = ours.reduce((n, t) => n + t.count * t.features.reduce((m, f) => m + f.pennants, 0), 0);
+    expect(pennants).toBe(10);
+    const refPennants = base!.tiles.reduce((n, t) => n + t.count * t.features.reduce((m, f) => m + (f.pennants ?? 0), 0), 0);
+    expect(refPennants).toBe(10);
+    expect(base!.tiles.filter((t) => t.symbols.includes('pennant')).reduce((n, t) => n + t.count, 0)).toBe(10);
+  });
+});
