@@ -107,14 +107,9 @@ export function rebuild(
  * ```
  */
 export function parseState(rules: Ruleset, input: unknown): Result<GameState, MeepleError> {
-  let data = input;
-  if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input);
-    } catch (e) {
-      return err(meepleError('state/json', `not JSON: ${(e as Error).message}`));
-    }
-  }
+  const parsed = parseJsonText(input, 'state/json');
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
   if (!isRecord(data)) return err(meepleError('state/malformed', 'a serialized state must be an object', { path: '$' }));
   if (data['format'] !== STATE_FORMAT) {
     return err(meepleError('state/malformed', `format must be '${STATE_FORMAT}', got ${JSON.stringify(data['format'])}`, { path: '$.format' }));
@@ -195,14 +190,9 @@ export interface ReplayResult {
  * {@link makeReplay} for an example.
  */
 export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, MeepleError> {
-  let data = input;
-  if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input);
-    } catch (e) {
-      return err(meepleError('replay/json', `not JSON: ${(e as Error).message}`));
-    }
-  }
+  const parsed = parseJsonText(input, 'replay/json');
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
   if (!isRecord(data) || data['format'] !== REPLAY_FORMAT) {
     return err(meepleError('replay/malformed', `a replay must be an object with format '${REPLAY_FORMAT}'`, { path: '$.format' }));
   }
@@ -263,6 +253,16 @@ export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1): Re
   const rebuilt = rebuild(rules, state.players, state.seed, state.moves.slice(0, state.moves.length - count), null);
   if (!rebuilt.ok) return rebuilt;
   return ok(freeze(rebuilt.value, true));
+}
+
+/** `JSON.parse` for text input (other input is passed through), as a Result. */
+function parseJsonText(input: unknown, code: 'state/json' | 'replay/json'): Result<unknown, MeepleError> {
+  if (typeof input !== 'string') return ok(input);
+  try {
+    return ok(JSON.parse(input) as unknown);
+  } catch (e) {
+    return err(meepleError(code, `not JSON: ${(e as Error).message}`));
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
