@@ -11,7 +11,7 @@
  * console.log(rules.value.id, rules.value.tileCount); // classic 72
  * ```
  */
-import { meepleError, type MeepleError } from './core/errors.js';
+import { meepleError, showValue, type MeepleError } from './core/errors.js';
 import { err, ok, type Result } from './core/result.js';
 import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
 import { classicGame } from './games/classic/index.js';
@@ -49,12 +49,12 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   }
   const game = rec['game'];
   if (game !== 'classic') {
-    return err(meepleError('options/unknown-game', `unknown game ${JSON.stringify(game)} (available: ${GAMES.join(', ')})`));
+    return err(meepleError('options/unknown-game', `unknown game ${showValue(game)} (available: ${GAMES.join(', ')})`));
   }
   const expansions = rec['expansions'] ?? [];
   if (!Array.isArray(expansions)) return err(meepleError('options/malformed', 'expansions must be an array of expansion ids'));
   if (expansions.length > 0) {
-    return err(meepleError('options/unknown-expansion', `unknown expansion ${JSON.stringify(expansions[0])} (none are available yet)`));
+    return err(meepleError('options/unknown-expansion', `unknown expansion ${showValue(expansions[0])} (none are available yet)`));
   }
   return ok(compileRuleset(classicGame(), { game: 'classic', expansions: [] }, 'classic'));
 }

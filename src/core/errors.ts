@@ -79,6 +79,24 @@ export interface MeepleError {
   readonly cause?: MeepleError;
 }
 
+/**
+ * A short description of an untrusted value for an error message. Never throws: `String()` throws
+ * on null-prototype objects and symbols in templates, `JSON.stringify()` on BigInt and cycles,
+ * and either would do on values too deep to print. @internal
+ */
+export function showValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v);
+  if (typeof v === 'function') return 'a function';
+  if (typeof v !== 'object' || v === null) return String(v);
+  try {
+    const text = JSON.stringify(v);
+    if (text !== undefined) return text.length > 80 ? `${text.slice(0, 80)}...` : text;
+  } catch {
+    // BigInt inside, a cycle, or too deep: describe it by shape below.
+  }
+  return Array.isArray(v) ? 'an array' : 'an object';
+}
+
 /** Builds a {@link MeepleError}; `extra` adds `path`, `index` or `cause`. */
 export function meepleError(
   code: ErrorCode,

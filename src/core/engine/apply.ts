@@ -4,7 +4,7 @@
  * every returned state is deeply frozen.
  */
 import { freeze } from 'immer';
-import { meepleError, type MeepleError } from '../errors.js';
+import { meepleError, showValue, type MeepleError } from '../errors.js';
 import type { GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
@@ -43,7 +43,7 @@ export function checkGameOptions(rules: Ruleset, options: unknown): Result<{ pla
   const players = o['players'];
   if (typeof players !== 'number' || !Number.isInteger(players) || players < rules.minPlayers || players > rules.maxPlayers) {
     return err(
-      meepleError('options/players', `players must be an integer from ${rules.minPlayers} to ${rules.maxPlayers} for ${rules.id}, got ${String(players)}`),
+      meepleError('options/players', `players must be an integer from ${rules.minPlayers} to ${rules.maxPlayers} for ${rules.id}, got ${showValue(players)}`),
     );
   }
   const seed = o['seed'];
@@ -88,7 +88,20 @@ export function currentStep(state: Immutable<GameState>): Step {
 /**
  * Every legal move at the current step, in canonical order (placements north to south, west to
  * east, then by rotation; deployments in the tile's feature order, then pass). `isLegal(m)` is
- * true exactly for these moves.
+ * true exactly for these moves. Empty once the game is over.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, legalMoves, newGame } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'moves' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * for (const m of legalMoves(rules.value, game.value)) console.log(m);
+ * // { type: 'place', player: 0, x: 0, y: -1, rotation: 2 } ... one per legal cell and rotation
+ * ```
  */
 export function legalMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
   return listMoves(rules, state);
@@ -148,8 +161,9 @@ export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unk
   if (problem !== null) return err(problem);
   const events: GameEvent[] = [];
   // The frozen result shares every unchanged part with its base, so an input that is not frozen
-  // (a Simulator's live state, a JSON copy) would get frozen in place: start from a copy of it.
-  const base = Object.isFrozen(state) ? state : (structuredClone(state) as Immutable<GameState>);
+  // (a Simulator's live state, a JSON copy) would get frozen in place: start from a frozen copy
+  // of it (frozen too because reconcile relies on the base being frozen).
+  const base = Object.isFrozen(state) ? state : freeze(structuredClone(state) as Immutable<GameState>, true);
   // The recipe runs on a plain copy (the Simulator's code path, without proxies); immer then
   // folds the successor into a draft of the input, sharing what did not change and freezing it.
   const successor = cloneState(base);

@@ -4,7 +4,7 @@
  * state exactly, so a malformed or tampered state is refused with the first differing path.
  */
 import { freeze } from 'immer';
-import { meepleError, type MeepleError } from '../errors.js';
+import { meepleError, showValue, type MeepleError } from '../errors.js';
 import type { Emit, GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset, RulesetOptions } from '../ruleset.js';
@@ -112,15 +112,15 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
   const data = parsed.value;
   if (!isRecord(data)) return err(meepleError('state/malformed', 'a serialized state must be an object', { path: '$' }));
   if (data['format'] !== STATE_FORMAT) {
-    return err(meepleError('state/malformed', `format must be '${STATE_FORMAT}', got ${JSON.stringify(data['format'])}`, { path: '$.format' }));
+    return err(meepleError('state/malformed', `format must be '${STATE_FORMAT}', got ${showValue(data['format'])}`, { path: '$.format' }));
   }
   if (data['version'] !== STATE_VERSION) {
-    return err(meepleError('state/version', `unsupported state version ${JSON.stringify(data['version'])} (this library reads version ${STATE_VERSION})`, { path: '$.version' }));
+    return err(meepleError('state/version', `unsupported state version ${showValue(data['version'])} (this library reads version ${STATE_VERSION})`, { path: '$.version' }));
   }
   const st = data['state'];
   if (!isRecord(st)) return err(meepleError('state/malformed', 'state must be an object', { path: '$.state' }));
   if (st['ruleset'] !== rules.id) {
-    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${JSON.stringify(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
+    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${showValue(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
   }
   const opts = checkGameOptions(rules, { players: st['players'], seed: st['seed'] });
   if (!opts.ok || typeof st['seed'] !== 'string') {
@@ -197,10 +197,12 @@ export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, Mee
     return err(meepleError('replay/malformed', `a replay must be an object with format '${REPLAY_FORMAT}'`, { path: '$.format' }));
   }
   if (data['version'] !== REPLAY_VERSION) {
-    return err(meepleError('replay/version', `unsupported replay version ${JSON.stringify(data['version'])}`, { path: '$.version' }));
+    return err(meepleError('replay/version', `unsupported replay version ${showValue(data['version'])}`, { path: '$.version' }));
   }
-  if (firstDifference(rules.options, data['ruleset'], '$.ruleset') !== null) {
-    return err(meepleError('state/ruleset-mismatch', `the replay's ruleset ${JSON.stringify(data['ruleset'])} is not '${rules.id}'`, { path: '$.ruleset' }));
+  // `expansions` is optional in the options (createRuleset({ game: 'classic' })): absent means none.
+  const given = isRecord(data['ruleset']) && !Object.hasOwn(data['ruleset'], 'expansions') ? { ...data['ruleset'], expansions: [] } : data['ruleset'];
+  if (firstDifference(rules.options, given, '$.ruleset') !== null) {
+    return err(meepleError('state/ruleset-mismatch', `the replay's ruleset ${showValue(data['ruleset'])} is not '${rules.id}'`, { path: '$.ruleset' }));
   }
   const opts = checkGameOptions(rules, { players: data['players'], seed: data['seed'] });
   if (!opts.ok || typeof data['seed'] !== 'string') {
@@ -248,7 +250,7 @@ export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1): Re
     return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`));
   }
   if (!Number.isInteger(count) || count < 1 || count > state.moves.length) {
-    return err(meepleError('undo/nothing-to-undo', `cannot undo ${count} move(s): ${state.moves.length} have been played`));
+    return err(meepleError('undo/nothing-to-undo', `cannot undo ${showValue(count)} move(s): ${state.moves.length} have been played`));
   }
   const rebuilt = rebuild(rules, state.players, state.seed, state.moves.slice(0, state.moves.length - count), null);
   if (!rebuilt.ok) return rebuilt;
