@@ -1,0 +1,172 @@
+/**
+ * `meeplekit play` through `runPlay(args)`, which is pure: it returns `{ stdout, stderr, code }`
+ * instead of printing. (The built binary is exercised by CI, not here.)
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { runPlay } from '../src/cli/play.js';
+
+interface PlayJson {
+  ruleset: string;
+  seed: string;
+  players: number;
+  bots: string[];
+  scores: number[];
+  winners: number[];
+  turns: number;
+  tilesPlaced: number;
+  discarded: number;
+  moves: number;
+}
+
+function ok(args: readonly string[]): string {
+  const out = runPlay(args);
+  if (out.code !== 0) throw new Error(`runPlay(${args.join(' ')}) exited ${out.code}: ${out.stderr}`);
+  expect(out.stderr).toBe('');
+  return out.stdout;
+}
+
+function json(args: readonly string[]): PlayJson {
+  const text = ok([...args, '--json']);
+  expect(text.endsWith('\n')).toBe(true);
+  expect(text.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(text) as PlayJson;
+}
+
+function argmax(scores: readonly number[]): number[] {
+  const best = Math.max(...scores);
+  return scores.flatMap((s, p) => (s === best ? [p] : []));
+}
+
+/** Scores and winners as the text output states them in its last two lines. */
+function textResult(text: string): { scores: number[]; winners: number[]; turns: number } {
+  const lines = text.trimEnd().split('\n');
+  const scoresLine = lines[lines.length - 2]!;
+  const winnerLine = lines[lines.length - 1]!;
+  expect(scoresLine).toMatch(/^scores: P0 -?\d+(, P\d -?\d+)+$/);
+  expect(winnerLine).toMatch(/^winners?: P\d(, P\d)* after \d+ turns$/);
+  const scores = [...scoresLine.matchAll(/P(\d) (-?\d+)/g)].map((m, i) => {
+    expect(Number(m[1])).toBe(i);
+    return Number(m[2]);
+  });
+  const winners = [...winnerLine.matchAll(/P(\d)/g)].map((m) => Number(m[1]));
+  return { scores, winners, turns: Number(/after (\d+) turns/.exec(winnerLine)![1]) };
+}
+
+const GAMES: readonly (readonly string[])[] = [
+  [],
+  ['--players', '3', '--seed', 'cli'],
+  ['--players', '5', '--seed', 'five', '--game', 'classic'],
+  ['--players', '4', '--seed', '', '--bots', 'random'],
+  ['--players', '2', '--seed', 'greedy', '--bots', 'greedy,random'],
+];
+
+describe('meeplekit play', () => {
+  test.each(GAMES)('is deterministic: the same args give the same output (%j)', (...args) => {
+    const first = runPlay(args);
+    expect(first.code).toBe(0);
+    expect(runPlay(args)).toEqual(first);
+    expect(runPlay([...args, '--json'])).toEqual(runPlay([...args, '--json']));
+  });
+
+  test('other seeds give other games', () => {
+    expect(ok(['--seed', 'a'])).not.toBe(ok(['--seed', 'b']));
+  });
+
+  test.each(GAMES)('--json prints one object: ruleset, seed, players, scores, winners, turns (%j)', (...args) => {
+    const j = json(args);
+    const players = args.includes('--players') ? Number(args[args.indexOf('--players') + 1]) : 2;
+    const seed = args.includes('--seed') ? args[args.indexOf('--seed') + 1] : '1';
+    expect(j.ruleset).toBe('classic');
+    expect(j.seed).toBe(seed);
+    expect(j.players).toBe(players);
+    expect(j.bots).toHaveLength(players);
+    expect(Array.isArray(j.scores)).toBe(true);
+    expect(j.scores).toHaveLength(players);
+    for (const s of j.scores) expect(Number.isInteger(s) && s >= 0).toBe(true);
+    expect(j.winners).toEqual(argmax(j.scores));
+    expect(Number.isInteger(j.turns)).toBe(true);
+    // Every tile but the start tile is placed in a turn of its own, or discarded.
+    expect(j.turns).toBe(j.tilesPlaced - 1);
+    expect(j.tilesPlaced + j.discarded).toBe(72);
+    expect(j.moves).toBeGreaterThanOrEqual(j.turns);
+    expect(j.moves).toBeLessThanOrEqual(2 * j.turns);
+  });
+
+  test.each(GAMES)('the text output agrees with the JSON output (%j)', (...args) => {
+    const j = json(args);
+    const text = ok(args);
+    const result = textResult(text);
+    expect(result.scores).toEqual(j.scores);
+    expect(result.winners).toEqual(j.winners);
+    expect(result.turns).toBe(j.turns);
+  });
+
+  test.each(GAMES)("the text output has one 'turn' line per turn, in order, players taking turns (%j)", (...args) => {
+    const j = json(args);
+    const lines = ok(args).trimEnd().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^meeplekit play: classic, ${j.players} players, seed ${JSON.stringify(j.seed).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, bots `));
+    const turns = lines.filter((l) => l.startsWith('turn'));
+    expect(turns).toHaveLength(j.turns);
+    turns.forEach((line, i) => {
+      expect(line).toMatch(new RegExp(`^turn +${i + 1}  P${i % j.players}  `));
+    });
+    // Header, turns, final scoring, scores, winner: nothing else.
+    expect(lines).toHaveLength(j.turns + 4);
+    expect(lines[lines.length - 3]).toMatch(/^final scoring: /);
+  });
+});
+
+describe('meeplekit play refuses bad arguments with code 2 and a message on stderr', () => {
+  const rows: [string, string[], RegExp][] = [
+    ['9 players', ['--players', '9'], /players must be an integer from 2 to 5 for classic, got 9/],
+    ['1 player', ['--players', '1'], /players must be an integer from 2 to 5/],
+    ['6 players', ['--players', '6'], /got 6/],
+    ['players not a number', ['--players', 'x'], /--players must be a whole number, got 'x'/],
+    ['players a fraction', ['--players', '2.5'], /--players must be a whole number, got '2\.5'/],
+    ['players negative', ['--players', '-1'], /--players must be a whole number|argument missing|ambiguous/i],
+    ['players empty', ['--players', ''], /--players must be a whole number, got ''/],
+    ['players missing its value', ['--players'], /argument missing/],
+    ['an unknown game', ['--game', 'nope'], /unknown game "nope" \(available: classic\)/],
+    ['an unknown bot', ['--bots', 'nope'], /unknown bot 'nope' \(bots: random, greedy\)/],
+    ['an unknown bot after a known one', ['--bots', 'random,clever'], /unknown bot 'clever'/],
+    ['an empty bot name', ['--bots', 'random,'], /unknown bot ''/],
+    ['an unknown flag', ['--frobnicate'], /Unknown option '--frobnicate'/],
+    ['an unknown short flag', ['-p', '3'], /Unknown option '-p'/],
+    ['a positional argument', ['extra'], /Unexpected argument 'extra'/],
+    ['--json with a value', ['--json=yes'], /'--json' does not take an argument/],
+    ['a seed too long', ['--seed', 'x'.repeat(300)], /seed must be a string of at most 256 characters/],
+  ];
+  test.each(rows)('%s', (_, args, message) => {
+    const out = runPlay(args);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^meeplekit play: /);
+    expect(out.stderr).toMatch(message);
+    expect(out.stderr).toMatch(/usage: meeplekit play /);
+    expect(runPlay([...args, '--json'])).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  test('fuzz: any arguments: never throws; code 0 with stdout only, or code 2 with stderr only', () => {
+    const arg = fc.oneof(
+      fc.constantFrom('--players', '--seed', '--game', '--bots', '--json', '--help', '-x', 'classic', 'random', 'greedy', '2', '3', '9', 'x', '', '--'),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(arg, { maxLength: 6 }), (args) => {
+        // Keep the fuzz quick: greedy bots think about every move.
+        fc.pre(!args.some((a) => a.includes('greedy')));
+        const out = runPlay(args);
+        if (out.code === 0) {
+          expect(out.stderr).toBe('');
+          expect(out.stdout.length).toBeGreaterThan(0);
+        } else {
+          expect(out.code).toBe(2);
+          expect(out.stdout).toBe('');
+          expect(out.stderr).toMatch(/^meeplekit play: [\s\S]+\nusage: meeplekit play /);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
