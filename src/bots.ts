@@ -9,8 +9,8 @@ import type { Immutable } from './core/types.js';
 import { projectedScores } from './core/engine/query.js';
 
 /**
- * Chooses a move for the player who must decide at `state`. Must return one of `legalMoves`;
- * only call it while the game is not over.
+ * Chooses a move for the player who must decide at `state`; returns one of `legalMoves`.
+ * Throws if called when the game is over (there is nothing to decide: a caller's bug).
  *
  * @example
  * ```ts
@@ -41,6 +41,7 @@ export type Bot = (rules: Ruleset, state: Immutable<GameState>) => Move;
 export function randomBot(random: RandomSource): Bot {
   return (rules, state) => {
     const moves = legalMoves(rules, state);
+    if (moves.length === 0) throw new Error('randomBot: no legal move (the game is over)');
     return moves[random(moves.length)]!;
   };
 }
@@ -53,7 +54,8 @@ export function randomBot(random: RandomSource): Bot {
 export function greedyBot(random: RandomSource): Bot {
   return (rules, state) => {
     const moves = legalMoves(rules, state);
-    const me = state.step.kind === 'game-over' ? 0 : state.step.player;
+    if (state.step.kind === 'game-over') throw new Error('greedyBot: no legal move (the game is over)');
+    const me = state.step.player;
     let best: Move[] = [];
     let bestValue = -Infinity;
     for (const m of moves) {

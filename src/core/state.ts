@@ -171,7 +171,18 @@ export const CELL_OFFSET = 512;
 /** Width of a packed row. */
 export const CELL_SPAN = 1024;
 
-/** Packs a cell into its integer key (row-major, so ascending keys read north to south, west to east). */
+/**
+ * Packs a cell into its integer key (row-major, so ascending keys read north to south, west to
+ * east). {@link keyX} and {@link keyY} unpack it.
+ *
+ * @example
+ * ```ts
+ * import { cellKey, keyX, keyY } from 'meeplekit';
+ *
+ * const key = cellKey(-2, 3);
+ * console.log(keyX(key), keyY(key), cellKey(5, 0) < cellKey(-5, 1)); // -2 3 true
+ * ```
+ */
 export function cellKey(x: number, y: number): number {
   return (y + CELL_OFFSET) * CELL_SPAN + (x + CELL_OFFSET);
 }

@@ -71,7 +71,10 @@ export interface Simulator {
    * into the canonical move order), or uniformly at random with `random`. Returns final scores.
    */
   playout(random: RandomSource, choose?: (sim: Simulator, count: number) => number): number[];
-  /** An independent copy (same state, same event setting, no shared structure). */
+  /**
+   * An independent copy (same state, same event setting) for branching a search: moves played on
+   * either never affect the other. Only records that are never changed are shared.
+   */
   clone(): Simulator;
   /** A frozen deep copy of the current state, usable with the immutable API. */
   snapshot(): GameState;

@@ -79,6 +79,8 @@ function finalScoring(ctx: ScoringContext): void {
   }
   for (const root of farms) {
     const points = 3 * cities.get(root)!.size;
+    // A field touching no completed city is worth nothing: no scored event for it.
+    if (points === 0) continue;
     for (const p of majority(s, root)) award(ctx, p, points, 'farm', root);
   }
 }
