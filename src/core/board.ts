@@ -153,7 +153,9 @@ export function layTile(
   const index = s.tiles.length;
   const g = s.features;
   const base = g.parent.length;
-  s.tiles.push({ id: tile.def.id, x, y, rotation, player, node: base });
+  // Records the rules never change again are frozen at birth: copies share them (clone.ts), and
+  // applyMove need not walk them to freeze its result (reconcile.ts).
+  s.tiles.push(Object.freeze({ id: tile.def.id, x, y, rotation, player, node: base }));
   const c = -openIndex(s.cells, key) - 1;
   insertAt(s.cells, c, key);
   insertAt(s.cellTiles, c, index);

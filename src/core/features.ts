@@ -34,7 +34,8 @@ export function addSegment(
   g.open.push(open);
   g.pennants.push(pennants);
   g.followers.push(0);
-  g.tiles.push(tracksTiles ? [tile] : []);
+  // Tile lists are frozen: they are replaced, never changed, so copies of a state share them.
+  g.tiles.push(Object.freeze(tracksTiles ? [tile] : []) as number[]);
   return i;
 }
 
@@ -62,10 +63,10 @@ export function unionFeatures(g: FeatureGraph, a: number, b: number): number {
     let merged: number[] | null = null;
     for (let i = 0; i < gone.length; i++) {
       const t = gone[i]!;
-      if (!keep.includes(t)) (merged ??= keep.slice()).push(t);
+      if (!keep.includes(t)) (merged ??= [...keep]).push(t);
     }
-    if (merged !== null) g.tiles[ra] = merged;
-    g.tiles[rb] = [];
+    if (merged !== null) g.tiles[ra] = Object.freeze(merged) as number[];
+    g.tiles[rb] = Object.freeze([] as number[]) as number[];
   }
   return ra;
 }

@@ -12,7 +12,7 @@
  * element of every adopted array, which cost ten times the rules themselves.
  *
  * Arrays are never drafted: a changed array is adopted whole from the successor (its element
- * objects are still the base's, shared). Drafting one would make immer copy the frozen base
+ * records are still the base's, shared). Drafting one would make immer copy the frozen base
  * array with `slice()`, which V8 runs about a hundred times slower on frozen arrays than spread.
  */
 
@@ -28,20 +28,18 @@ function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boole
   return true;
 }
 
-/** Index of the first element where the arrays differ (`min(length)` if one is a prefix of the other). */
-function firstDiff(a: readonly unknown[], b: readonly unknown[]): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
+function sameArray(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
-/** Freezes an adopted array whose first `from` elements are the base's own (already frozen). */
-function freezeFrom(v: unknown[], from: number): unknown[] {
-  for (let i = from; i < v.length; i++) {
-    const e = v[i];
-    if (typeof e === 'object' && e !== null) deepFreeze(e);
-  }
+/**
+ * Freezes an adopted array. Its members are numbers, or records and lists that the rules froze
+ * when they made them (placed tiles, followers, moves, tile lists: see board.ts and play.ts), so
+ * freezing the array itself completes the deep freeze.
+ */
+function freezeArray(v: unknown[]): unknown[] {
   return Object.freeze(v) as unknown[];
 }
 
@@ -56,8 +54,10 @@ export function reconcile(draft: Record<string, unknown>, base: Record<string, u
     const n = next[key];
     if (b === n) continue;
     if (Array.isArray(b) && Array.isArray(n)) {
-      const d = firstDiff(b, n);
-      if (d < b.length || d < n.length) draft[key] = freezeFrom(n, d);
+      // Short arrays are compared so that unchanged ones stay shared; long ones (the feature
+      // graph, the frontier) change on nearly every move, and comparing them element by element
+      // cost more than the rules themselves: they are adopted as they are.
+      if (n.length > 32 || !sameArray(b, n)) draft[key] = freezeArray(n);
     } else if (isPlainRecord(b) && isPlainRecord(n) && sameKeys(b, n)) {
       reconcile(draft[key] as Record<string, unknown>, b, n);
     } else {
