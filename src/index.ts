@@ -32,6 +32,7 @@ export {
   keyX,
   keyY,
   type GameState,
+  type GameView,
   type Step,
   type Move,
   type PlaceMove,

@@ -11,7 +11,7 @@
 import type { CompiledTile } from './tiles.js';
 import { oppositePort } from './tiles.js';
 import { addSegment, findRoot, unionFeatures } from './features.js';
-import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState } from './state.js';
+import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState, type GameView } from './state.js';
 import type { Immutable, Rotation } from './types.js';
 
 /** What the ruleset offers the board code. @internal */
@@ -48,7 +48,7 @@ function removeAt(a: number[], i: number): void {
  * Writes every (cell, rotation) placement of the tile into `out` as `key * 4 + rotation`, in
  * canonical order; returns how many. `out` must hold `4 * frontier.length` entries.
  */
-export function collectPlacements(state: Immutable<GameState>, tile: CompiledTile, out: Int32Array): number {
+export function collectPlacements(state: Immutable<GameView>, tile: CompiledTile, out: Int32Array): number {
   const { frontier, demand } = state;
   const sig = tile.signature;
   const s0 = sig[0]!;
@@ -70,7 +70,7 @@ export function collectPlacements(state: Immutable<GameState>, tile: CompiledTil
 }
 
 /** The index of the tile on cell `key`, or -1 if the cell is empty. */
-export function tileAt(state: Immutable<GameState>, key: number): number {
+export function tileAt(state: Immutable<GameView>, key: number): number {
   const i = openIndex(state.cells, key);
   return i < 0 ? -1 : state.cellTiles[i]!;
 }
@@ -90,7 +90,7 @@ export function openIndex(open: readonly number[], key: number): number {
 }
 
 /** Whether the tile fits anywhere on the board (any open cell, any rotation). */
-export function canPlaceAnywhere(state: Immutable<GameState>, tile: CompiledTile): boolean {
+export function canPlaceAnywhere(state: Immutable<GameView>, tile: CompiledTile): boolean {
   const { frontier, demand } = state;
   for (let i = 0; i < frontier.length; i++) {
     const d = demand[i]!;
@@ -105,7 +105,7 @@ export function canPlaceAnywhere(state: Immutable<GameState>, tile: CompiledTile
 }
 
 /** Number of (cell, rotation) placements of the tile. */
-export function countPlacements(state: Immutable<GameState>, tile: CompiledTile): number {
+export function countPlacements(state: Immutable<GameView>, tile: CompiledTile): number {
   const { frontier, demand } = state;
   const sig = tile.signature;
   let n = 0;
@@ -122,7 +122,7 @@ export function countPlacements(state: Immutable<GameState>, tile: CompiledTile)
  * The n-th placement in canonical order (ascending cell key, then rotation), packed as
  * `key * 4 + rotation`; -1 when there are not that many.
  */
-export function nthPlacement(state: Immutable<GameState>, tile: CompiledTile, nth: number): number {
+export function nthPlacement(state: Immutable<GameView>, tile: CompiledTile, nth: number): number {
   const { frontier, demand } = state;
   const sig = tile.signature;
   for (let i = 0; i < frontier.length; i++) {
@@ -228,7 +228,7 @@ export function tileIndexOf(rules: BoardRules, id: string): number {
 }
 
 /** Roots of the features that the last placed tile belongs to or completes around it, without duplicates, in order. */
-export function touchedRoots(rules: BoardRules, s: Immutable<GameState>): number[] {
+export function touchedRoots(rules: BoardRules, s: Immutable<GameView>): number[] {
   const index = s.tiles.length - 1;
   const placed = s.tiles[index]!;
   const tile = rules.tiles[rules.tileIndex[placed.id]!]!;

@@ -166,6 +166,13 @@ export interface GameState {
   moves: Move[];
 }
 
+/**
+ * What read-only queries need: a {@link GameState}, or a player's observation of one (which
+ * has no seed and no random generator state). `legalMoves`, `whyIllegal`, `featureAt` and
+ * `projectedScores` accept either, so a client can query its own view.
+ */
+export type GameView = Omit<GameState, 'seed' | 'rng'>;
+
 /** Offset and span of packed cell keys: `key = (y + 512) * 1024 + (x + 512)`. */
 export const CELL_OFFSET = 512;
 /** Width of a packed row. */

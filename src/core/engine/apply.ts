@@ -8,9 +8,10 @@ import { meepleError, showValue, type MeepleError } from '../errors.js';
 import type { GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
-import type { GameState, Move, Step } from '../state.js';
+import type { GameState, GameView, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkMove, listMoves } from './legal.js';
+import { assertRuleset } from './query.js';
 import { playMove, setupGame } from './play.js';
 import { cloneState } from './clone.js';
 import { reconcile } from './reconcile.js';
@@ -81,14 +82,17 @@ export function newGame(rules: Ruleset, options: NewGameOptions): Result<GameSta
 }
 
 /** The decision the game is waiting for, and who must take it. */
-export function currentStep(state: Immutable<GameState>): Step {
+export function currentStep(state: Immutable<GameView>): Step {
   return state.step as Step;
 }
 
 /**
  * Every legal move at the current step, in canonical order (placements north to south, west to
  * east, then by rotation; deployments in the tile's feature order, then pass). `isLegal(m)` is
- * true exactly for these moves. Empty once the game is over.
+ * true exactly for these moves. Empty once the game is over. Accepts a state or a player's
+ * observation of it (see `observe`).
+ *
+ * @throws TypeError if the state was made with other rules (a caller's bug, not bad input).
  *
  * @example
  * ```ts
@@ -103,12 +107,13 @@ export function currentStep(state: Immutable<GameState>): Step {
  * // { type: 'place', player: 0, x: 0, y: -1, rotation: 2 } ... one per legal cell and rotation
  * ```
  */
-export function legalMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
+export function legalMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+  assertRuleset(rules, state);
   return listMoves(rules, state);
 }
 
 /** Whether `move` (any value, such as untrusted input) is legal now. Never throws. */
-export function isLegal(rules: Ruleset, state: Immutable<GameState>, move: unknown): boolean {
+export function isLegal(rules: Ruleset, state: Immutable<GameView>, move: unknown): boolean {
   return state.ruleset === rules.id && checkMove(rules, state, move) === null;
 }
 
@@ -129,7 +134,7 @@ export function isLegal(rules: Ruleset, state: Immutable<GameState>, move: unkno
  * console.log(problem?.code); // place/not-adjacent
  * ```
  */
-export function whyIllegal(rules: Ruleset, state: Immutable<GameState>, move: unknown): MeepleError | null {
+export function whyIllegal(rules: Ruleset, state: Immutable<GameView>, move: unknown): MeepleError | null {
   if (state.ruleset !== rules.id) {
     return meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`);
   }

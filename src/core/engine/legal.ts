@@ -7,7 +7,7 @@ import { countPlacements, fits, nthPlacement, openIndex, tileAt } from '../board
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
-import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type Move } from '../state.js';
+import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
 import { deployTargets } from './play.js';
 
@@ -16,7 +16,7 @@ import { deployTargets } from './play.js';
  * west to east) then rotation; deployments by local feature order, then `pass`. Empty when the
  * game is over.
  */
-export function listMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
+export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const step = state.step;
   const out: Move[] = [];
   if (step.kind === 'place-tile') {
@@ -45,7 +45,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameState>): Move[] {
 }
 
 /** Number of legal moves (without building them). @internal */
-export function countMoves(rules: Ruleset, state: Immutable<GameState>): number {
+export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
   if (step.kind === 'place-tile') return countPlacements(state, rules.tiles[rules.tileIndex[step.tile]!]!);
   if (step.kind === 'deploy') {
@@ -61,7 +61,7 @@ export function countMoves(rules: Ruleset, state: Immutable<GameState>): number 
 }
 
 /** The n-th legal move in canonical order (0 <= n < countMoves). @internal */
-export function nthMove(rules: Ruleset, state: Immutable<GameState>, n: number): Move {
+export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): Move {
   const step = state.step;
   if (step.kind === 'place-tile') {
     const p = nthPlacement(state, rules.tiles[rules.tileIndex[step.tile]!]!, n);
@@ -95,7 +95,7 @@ function isInt(v: unknown): v is number {
  * Why `move` cannot be played now, or `null` if it can. Accepts anything (untrusted input) and
  * never throws on it.
  */
-export function checkMove(rules: Ruleset, state: Immutable<GameState>, move: unknown): MeepleError | null {
+export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unknown): MeepleError | null {
   if (typeof move !== 'object' || move === null || Array.isArray(move)) {
     return meepleError('move/malformed', `a move must be an object, got ${describe(move)}`);
   }

@@ -9,7 +9,7 @@ import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
 import type { Ruleset } from '../ruleset.js';
 import { randomBelow, seedRng } from '../rng.js';
-import type { GameState, Move } from '../state.js';
+import type { GameState, GameView, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { touchedRoots } from '../board.js';
 import { featureRef } from './scoring.js';
@@ -90,7 +90,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
  * Bit set of the placed tile's local features a follower may go on (bit i = local feature i),
  * or 0 when the player has no follower left or every feature is taken. @internal
  */
-export function deployTargets(rules: Ruleset, s: Immutable<GameState>): number {
+export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   const index = s.tiles.length - 1;
   const placed = s.tiles[index]!;
   if (placed.player < 0 || s.supply[placed.player]! <= 0) return 0;

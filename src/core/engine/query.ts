@@ -6,7 +6,7 @@ import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
-import { cellKey, type GameState } from '../state.js';
+import { cellKey, type GameState, type GameView } from '../state.js';
 import { PORTS, type Cell, type Immutable, type Port } from '../types.js';
 import { cloneState } from './clone.js';
 import { tileAt } from '../board.js';
@@ -81,7 +81,10 @@ export interface FeatureInfo {
  * if (f.ok) console.log(f.value.kind, f.value.complete, f.value.open); // city false 3
  * ```
  */
-export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: FeatureQuery): Result<FeatureInfo, MeepleError> {
+export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: FeatureQuery): Result<FeatureInfo, MeepleError> {
+  if (state.ruleset !== rules.id) {
+    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`));
+  }
   const q = query as unknown as Record<string, unknown>;
   if (typeof q !== 'object' || q === null || !Number.isInteger(q['x']) || !Number.isInteger(q['y'])) {
     return err(meepleError('query/no-tile', 'a feature query needs integer x and y'));
@@ -137,9 +140,19 @@ export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: Fe
   });
 }
 
+/** Throws if a state was made with other rules. @internal */
+export function assertRuleset(rules: Ruleset, state: Immutable<GameView>): void {
+  if (state.ruleset !== rules.id) {
+    throw new TypeError(`meeplekit: this state belongs to ruleset '${state.ruleset}', not '${rules.id}'`);
+  }
+}
+
 /**
  * The scores if the game ended now: current scores plus the final scoring of every incomplete
- * feature and every field. Equal to the final scores once the game is over.
+ * feature and every field. Equal to the final scores once the game is over. Accepts a state or
+ * an observation.
+ *
+ * @throws TypeError if the state was made with other rules (a caller's bug, not bad input).
  *
  * @example
  * ```ts
@@ -152,9 +165,11 @@ export function featureAt(rules: Ruleset, state: Immutable<GameState>, query: Fe
  * console.log(projectedScores(rules.value, game.value)); // [ 0, 0, 0 ]: nobody has a follower yet
  * ```
  */
-export function projectedScores(rules: Ruleset, state: Immutable<GameState>): number[] {
-  if (state.step.kind === 'game-over') return state.scores.slice();
-  const s = cloneState(state);
+export function projectedScores(rules: Ruleset, state: Immutable<GameView>): number[] {
+  assertRuleset(rules, state);
+  if (state.step.kind === 'game-over') return [...state.scores];
+  // Final scoring draws nothing: an observation's missing seed and generator are not needed.
+  const s = cloneState({ ...state, seed: '', rng: [] });
   rules.game.finalScoring({ rules, state: s, emit: null });
   return s.scores;
 }

@@ -5,19 +5,19 @@
 import type { FeatureRef } from '../events.js';
 import type { ScoringContext } from '../game.js';
 import { findRoot } from '../features.js';
-import type { GameState } from '../state.js';
+import type { GameState, GameView } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
 import type { Immutable } from '../types.js';
 
 /** Names feature `root` by its root segment (the feature's oldest tile). @internal */
-export function featureRef(rules: Ruleset, s: Immutable<GameState>, root: number): FeatureRef {
+export function featureRef(rules: Ruleset, s: Immutable<GameView>, root: number): FeatureRef {
   const g = s.features;
   const t = s.tiles[g.tile[root]!]!;
   return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[g.local[root]!]!.id };
 }
 
 /** Followers per player standing on feature `root`. @internal */
-export function followersOn(s: Immutable<GameState>, root: number): number[] {
+export function followersOn(s: Immutable<GameView>, root: number): number[] {
   const counts = new Array<number>(s.players).fill(0);
   const fs = s.followers;
   for (let i = 0; i < fs.length; i++) {
@@ -28,7 +28,7 @@ export function followersOn(s: Immutable<GameState>, root: number): number[] {
 }
 
 /** Players with the most followers on `root` (all tied players; none if nobody stands there). @internal */
-export function majority(s: Immutable<GameState>, root: number): number[] {
+export function majority(s: Immutable<GameView>, root: number): number[] {
   const counts = followersOn(s, root);
   let best = 0;
   for (const c of counts) if (c > best) best = c;
