@@ -6,6 +6,9 @@
 import type { FeatureGraph } from './state.js';
 import type { Immutable } from './types.js';
 
+/** The shared, frozen empty tile list (immutable, so sharing it is safe). */
+const NO_TILES = Object.freeze([] as number[]) as number[];
+
 /** The root of segment `i`. Read-only: no path compression, so it is safe on frozen states. */
 export function findRoot(parent: readonly number[], i: number): number {
   let p = parent[i]!;
@@ -35,7 +38,7 @@ export function addSegment(
   g.pennants.push(pennants);
   g.followers.push(0);
   // Tile lists are frozen: they are replaced, never changed, so copies of a state share them.
-  g.tiles.push(Object.freeze(tracksTiles ? [tile] : []) as number[]);
+  g.tiles.push(tracksTiles ? (Object.freeze([tile]) as number[]) : NO_TILES);
   return i;
 }
 
@@ -66,7 +69,7 @@ export function unionFeatures(g: FeatureGraph, a: number, b: number): number {
       if (!keep.includes(t)) (merged ??= [...keep]).push(t);
     }
     if (merged !== null) g.tiles[ra] = Object.freeze(merged) as number[];
-    g.tiles[rb] = Object.freeze([] as number[]) as number[];
+    g.tiles[rb] = NO_TILES;
   }
   return ra;
 }
