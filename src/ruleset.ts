@@ -1,39 +1,38 @@
 /**
  * `createRuleset`: the composition root that turns options into compiled rules. It lives
- * outside core/ because it knows the games; the core knows none of them.
- *
- * @example
- * ```ts
- * import { createRuleset } from 'meeplekit';
- *
- * const rules = createRuleset({ game: 'classic' });
- * if (!rules.ok) throw new Error(rules.error.message);
- * console.log(rules.value.id, rules.value.tileCount); // classic 72
- * ```
+ * outside core/ because it knows the base games; it knows no expansion (they arrive as module
+ * objects from their own subpaths), so adding one changes nothing here.
  */
 import { meepleError, showValue, type MeepleError } from './core/errors.js';
+import type { Expansion } from './core/expansion.js';
 import { err, ok, type Result } from './core/result.js';
 import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
 import { classicGame } from './games/classic/index.js';
 
-/** Base games available: the values `createRuleset` accepts for `game`. */
+/** Base games available. */
 export const GAMES = ['classic'] as const;
 
+function isExpansion(v: unknown): v is Expansion {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return typeof e['id'] === 'string' && typeof e['order'] === 'number' && typeof e['options'] === 'object' && e['options'] !== null;
+}
+
 /**
- * Compiles the rules of a game. Validates the options: an unknown game, an unknown expansion or
- * a malformed options object returns an error (`options/unknown-game`,
- * `options/unknown-expansion`, `options/malformed`); it never throws. Compile once and share the
- * Ruleset: it is immutable and holds no per-game data.
+ * Compiles the rules of a game with any combination of expansions. Validates everything: an
+ * unknown game, something that is not an expansion module (`options/unknown-expansion`), an
+ * expansion given twice (`options/duplicate-expansion`), one that needs another that is missing
+ * (`options/missing-requirement`), two that cannot be combined (`options/conflicting-expansions`),
+ * invalid expansion options (`options/expansion-options`), or a malformed options object.
  *
  * @example
  * ```ts
  * import { createRuleset } from 'meeplekit';
+ * import { river } from 'meeplekit/expansions/river';
+ * import { kingRobber } from 'meeplekit/expansions/king-robber';
  *
- * const rules = createRuleset({ game: 'classic' });
+ * const rules = createRuleset({ game: 'classic', expansions: [river(), kingRobber()] });
  * if (!rules.ok) throw new Error(`${rules.error.code}: ${rules.error.message}`);
- *
- * const bad = createRuleset({ game: 'classic', expansions: ['river'] });
- * if (!bad.ok) console.log(bad.error.code); // options/unknown-expansion
  * ```
  */
 export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleError> {
@@ -51,10 +50,34 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   if (game !== 'classic') {
     return err(meepleError('options/unknown-game', `unknown game ${showValue(game)} (available: ${GAMES.join(', ')})`));
   }
-  const expansions = rec['expansions'] ?? [];
-  if (!Array.isArray(expansions)) return err(meepleError('options/malformed', 'expansions must be an array of expansion ids'));
-  if (expansions.length > 0) {
-    return err(meepleError('options/unknown-expansion', `unknown expansion ${showValue(expansions[0])} (none are available yet)`));
+  const list = rec['expansions'] ?? [];
+  if (!Array.isArray(list)) return err(meepleError('options/malformed', 'expansions must be an array of expansion modules'));
+  const expansions: Expansion[] = [];
+  for (const e of list as unknown[]) {
+    if (!isExpansion(e)) {
+      const hint = typeof e === 'string' ? ` (pass the module, such as ${e.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}() from 'meeplekit/expansions/${e}')` : '';
+      return err(meepleError('options/unknown-expansion', `unknown expansion ${showValue(e)}${hint}`));
+    }
+    if (expansions.some((x) => x.id === e.id)) {
+      return err(meepleError('options/duplicate-expansion', `expansion '${e.id}' is given twice`));
+    }
+    const problem = e.validate?.() ?? null;
+    if (problem !== null) return err(meepleError('options/expansion-options', `${e.id}: ${problem}`));
+    expansions.push(e);
   }
-  return ok(compileRuleset(classicGame(), { game: 'classic', expansions: [] }, 'classic'));
+  for (const e of expansions) {
+    for (const r of e.requires ?? []) {
+      if (!expansions.some((x) => x.id === r)) {
+        return err(meepleError('options/missing-requirement', `expansion '${e.id}' requires '${r}', which is not switched on`));
+      }
+    }
+    for (const c of e.conflictsWith ?? []) {
+      if (expansions.some((x) => x.id === c)) {
+        return err(meepleError('options/conflicting-expansions', `expansions '${e.id}' and '${c}' cannot be combined`));
+      }
+    }
+  }
+  // Hook order is the expansions' own fixed order, whatever order they were listed in.
+  expansions.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1));
+  return ok(compileRuleset(classicGame(), expansions));
 }

@@ -11,14 +11,21 @@
 import type { CompiledTile } from './tiles.js';
 import { oppositePort } from './tiles.js';
 import { addSegment, findRoot, unionFeatures } from './features.js';
-import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState, type GameView } from './state.js';
+import { AROUND_DELTA, SIDE_DELTA, cellKey, keyX, keyY, type GameState, type GameView } from './state.js';
 import type { Immutable, Rotation } from './types.js';
+import type { CompiledHooks } from './expansion.js';
+import type { Ruleset } from './ruleset.js';
 
 /** What the ruleset offers the board code. @internal */
 export interface BoardRules {
   readonly tiles: readonly CompiledTile[];
   readonly tileIndex: Readonly<Record<string, number>>;
   readonly tracksTiles: readonly boolean[];
+}
+
+/** What placement enumeration needs: the board rules and the expansions' placement hooks. @internal */
+export interface PlacementRules extends BoardRules {
+  readonly hooks: CompiledHooks;
 }
 
 /** Whether a tile fits a demand at a rotation. */
@@ -44,31 +51,6 @@ function removeAt(a: number[], i: number): void {
   a.pop();
 }
 
-/**
- * Writes every (cell, rotation) placement of the tile into `out` as `key * 4 + rotation`, in
- * canonical order; returns how many. `out` must hold `4 * frontier.length` entries.
- */
-export function collectPlacements(state: Immutable<GameView>, tile: CompiledTile, out: Int32Array): number {
-  const { frontier, demand } = state;
-  const sig = tile.signature;
-  const s0 = sig[0]!;
-  const s1 = sig[1]!;
-  const s2 = sig[2]!;
-  const s3 = sig[3]!;
-  let n = 0;
-  for (let i = 0; i < frontier.length; i++) {
-    const d = demand[i]!;
-    const mask = d >>> 12;
-    const val = d & 0xfff;
-    const k4 = frontier[i]! * 4;
-    if ((s0 & mask) === val) out[n++] = k4;
-    if ((s1 & mask) === val) out[n++] = k4 + 1;
-    if ((s2 & mask) === val) out[n++] = k4 + 2;
-    if ((s3 & mask) === val) out[n++] = k4 + 3;
-  }
-  return n;
-}
-
 /** The index of the tile on cell `key`, or -1 if the cell is empty. */
 export function tileAt(state: Immutable<GameView>, key: number): number {
   const i = openIndex(state.cells, key);
@@ -89,51 +71,76 @@ export function openIndex(open: readonly number[], key: number): number {
   return -lo - 1;
 }
 
+/**
+ * The placement filters of the expansions, as one predicate (null when no expansion has one, so
+ * that classic games keep the tight loops below). @internal
+ */
+export function placementFilter(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): ((key: number, r: number) => boolean) | null {
+  const hooks = rules.hooks.placementError;
+  if (hooks.length === 0) return null;
+  return (key, r) => {
+    const x = keyX(key);
+    const y = keyY(key);
+    for (let i = 0; i < hooks.length; i++) if (hooks[i]!(rules as Ruleset, state, tile, x, y, r as Rotation) !== null) return false;
+    return true;
+  };
+}
+
 /** Whether the tile fits anywhere on the board (any open cell, any rotation). */
-export function canPlaceAnywhere(state: Immutable<GameView>, tile: CompiledTile): boolean {
+export function canPlaceAnywhere(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): boolean {
   const { frontier, demand } = state;
+  const sig = tile.signature;
+  const allowed = placementFilter(rules, state, tile);
   for (let i = 0; i < frontier.length; i++) {
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;
-    const sig = tile.signature;
-    if ((sig[0]! & mask) === val || (sig[1]! & mask) === val || (sig[2]! & mask) === val || (sig[3]! & mask) === val) {
-      return true;
+    if (allowed === null) {
+      if ((sig[0]! & mask) === val || (sig[1]! & mask) === val || (sig[2]! & mask) === val || (sig[3]! & mask) === val) return true;
+    } else {
+      for (let r = 0; r < 4; r++) if ((sig[r]! & mask) === val && allowed(frontier[i]!, r)) return true;
     }
   }
   return false;
 }
 
-/** Number of (cell, rotation) placements of the tile. */
-export function countPlacements(state: Immutable<GameView>, tile: CompiledTile): number {
+/**
+ * Writes every (cell, rotation) placement of the tile into `out` as `key * 4 + rotation`, in
+ * canonical order (ascending cell key, then rotation); returns how many. `out` must hold
+ * `4 * frontier.length` entries.
+ */
+export function collectPlacements(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile, out: Int32Array): number {
   const { frontier, demand } = state;
   const sig = tile.signature;
+  const s0 = sig[0]!;
+  const s1 = sig[1]!;
+  const s2 = sig[2]!;
+  const s3 = sig[3]!;
   let n = 0;
   for (let i = 0; i < frontier.length; i++) {
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;
-    for (let r = 0; r < 4; r++) if ((sig[r]! & mask) === val) n++;
+    const k4 = frontier[i]! * 4;
+    if ((s0 & mask) === val) out[n++] = k4;
+    if ((s1 & mask) === val) out[n++] = k4 + 1;
+    if ((s2 & mask) === val) out[n++] = k4 + 2;
+    if ((s3 & mask) === val) out[n++] = k4 + 3;
   }
-  return n;
+  const allowed = placementFilter(rules, state, tile);
+  if (allowed === null) return n;
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const p = out[i]!;
+    if (allowed((p / 4) | 0, p & 3)) out[kept++] = p;
+  }
+  return kept;
 }
 
-/**
- * The n-th placement in canonical order (ascending cell key, then rotation), packed as
- * `key * 4 + rotation`; -1 when there are not that many.
- */
-export function nthPlacement(state: Immutable<GameView>, tile: CompiledTile, nth: number): number {
-  const { frontier, demand } = state;
-  const sig = tile.signature;
-  for (let i = 0; i < frontier.length; i++) {
-    const d = demand[i]!;
-    const mask = d >>> 12;
-    const val = d & 0xfff;
-    for (let r = 0; r < 4; r++) {
-      if ((sig[r]! & mask) === val && nth-- === 0) return frontier[i]! * 4 + r;
-    }
-  }
-  return -1;
+/** Every placement of the tile, packed as `key * 4 + rotation`, in canonical order. */
+export function placements(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): Int32Array {
+  const out = new Int32Array(4 * state.frontier.length);
+  return out.subarray(0, collectPlacements(rules, state, tile, out));
 }
 
 /**

@@ -125,5 +125,16 @@ export type GameEvent =
       readonly winners: readonly number[];
     };
 
+/**
+ * An expansion's own event: `type` is `'<expansion id>/<name>'` (`king-robber/king-taken`), the
+ * other fields are the expansion's (documented with the expansion).
+ */
+export interface ExpansionEvent {
+  /** `'<expansion id>/<name>'`. */
+  readonly type: `${string}/${string}`;
+  /** The event's data. */
+  readonly [field: string]: unknown;
+}
+
 /** Where events go: a function, or `null` when nobody listens (fast playouts). @internal */
 export type Emit = ((e: GameEvent) => void) | null;

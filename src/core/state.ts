@@ -164,6 +164,8 @@ export interface GameState {
   followers: Follower[];
   /** Every move played, in order: with the seed, it determines the whole state. */
   moves: Move[];
+  /** Expansion state slices by expansion id (plain JSON); empty without expansions. */
+  ext: Record<string, unknown>;
 }
 
 /**

@@ -26,6 +26,8 @@ export interface FeatureKindDef {
   readonly tracksTiles: boolean;
   /** The edge class the kind gives an edge whose middle port it owns (for edge matching). */
   readonly edgeClass: number;
+  /** How the base game values it, when that differs from its name (a shrine scores as a `cloister`). */
+  readonly scoring?: string;
 }
 
 /** One feature of a tile definition, as printed (north up). */

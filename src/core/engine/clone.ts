@@ -42,5 +42,15 @@ export function cloneState(s: Immutable<GameState>): GameState {
     areas: [...s.areas],
     followers: [...s.followers] as GameState['followers'],
     moves: [...s.moves] as GameState['moves'],
+    ext: s.ext === undefined ? {} : cloneJson(s.ext),
   };
+}
+
+/** A deep copy of plain JSON data (expansion slices: small, any shape). @internal */
+export function cloneJson<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+  return out as T;
 }

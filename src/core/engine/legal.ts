@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { countPlacements, fits, nthPlacement, openIndex, tileAt } from '../board.js';
+import { fits, openIndex, placements, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -20,18 +20,12 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const step = state.step;
   const out: Move[] = [];
   if (step.kind === 'place-tile') {
-    const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
-    const n = countPlacements(state, tile);
-    const { frontier, demand } = state;
-    for (let i = 0; i < frontier.length; i++) {
-      const key = frontier[i]!;
-      for (let r = 0; r < 4; r++) {
-        if (fits(tile, demand[i]!, r)) {
-          out.push({ type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: r as Rotation });
-        }
-      }
+    const found = placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!);
+    for (let i = 0; i < found.length; i++) {
+      const p = found[i]!;
+      const key = (p / 4) | 0;
+      out.push({ type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation });
     }
-    if (out.length !== n) throw new Error('placement count mismatch');
   } else if (step.kind === 'deploy') {
     const bits = deployTargets(rules, state);
     const placed = state.tiles[state.tiles.length - 1]!;
@@ -47,7 +41,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
 /** Number of legal moves (without building them). @internal */
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
-  if (step.kind === 'place-tile') return countPlacements(state, rules.tiles[rules.tileIndex[step.tile]!]!);
+  if (step.kind === 'place-tile') return placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!).length;
   if (step.kind === 'deploy') {
     let bits = deployTargets(rules, state);
     let n = 1;
@@ -64,8 +58,8 @@ export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
 export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): Move {
   const step = state.step;
   if (step.kind === 'place-tile') {
-    const p = nthPlacement(state, rules.tiles[rules.tileIndex[step.tile]!]!, n);
-    if (p < 0) throw new Error(`no placement #${n}`);
+    const p = placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!)[n];
+    if (p === undefined) throw new Error(`no placement #${n}`);
     const key = (p / 4) | 0;
     return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
   }
@@ -135,6 +129,11 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
     if (!fits(tile, state.demand[at]!, rotation)) {
       return meepleError('place/edge-mismatch', `tile ${step.tile} turned ${rotation} does not match its neighbours at ${x},${y}`);
+    }
+    const hooks = rules.hooks.placementError;
+    for (let i = 0; i < hooks.length; i++) {
+      const why = hooks[i]!(rules, state, tile, x, y, rotation);
+      if (why !== null) return meepleError('place/forbidden', `tile ${step.tile} turned ${rotation} may not lie at ${x},${y}: ${why}`);
     }
     return null;
   }

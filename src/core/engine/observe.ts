@@ -36,8 +36,10 @@ export type Observation = Omit<GameState, 'seed' | 'rng'> & {
  * ```
  */
 export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Observation {
-  void rules;
   const copy = JSON.parse(JSON.stringify(state)) as GameState;
   const { seed: _seed, rng: _rng, ...visible } = copy;
+  for (const e of rules.expansions) {
+    if (e.observe !== undefined && Object.hasOwn(visible.ext, e.id)) visible.ext[e.id] = e.observe(visible.ext[e.id], viewer);
+  }
   return { ...visible, viewer };
 }

@@ -12,7 +12,8 @@ import { randomBelow, seedRng } from '../rng.js';
 import type { GameState, GameView, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { touchedRoots } from '../board.js';
-import { featureRef } from './scoring.js';
+import { featureRef, followersOn } from './scoring.js';
+import type { CompletedFeature } from '../expansion.js';
 
 /** Builds the initial state: start tile laid, first tile drawn. Players and seed are validated by the caller. @internal */
 export function setupGame(rules: Ruleset, players: number, seed: string, emit: Emit): GameState {
@@ -38,10 +39,14 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     areas: [],
     followers: [],
     moves: [],
+    ext: {},
   };
-  const start = rules.tileIndex[rules.game.start.tile]!;
+  for (const e of rules.expansions) if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players);
+  const start = rules.tileIndex[rules.start.tile]!;
   s.bag[start]!--;
-  layTile(rules, s, rules.tiles[start]!, 0, 0, rules.game.start.rotation, -1);
+  layTile(rules, s, rules.tiles[start]!, 0, 0, rules.start.rotation, -1);
+  const afterPlace = rules.hooks.afterPlace;
+  for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, 0);
   drawTile(rules, s, emit);
   return s;
 }
@@ -52,10 +57,12 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
   if (step.kind === 'place-tile' && move.type === 'place') {
     s.moves.push(Object.freeze({ type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation }));
     const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
-    layTile(rules, s, tile, move.x, move.y, move.rotation, move.player);
+    const index = layTile(rules, s, tile, move.x, move.y, move.rotation, move.player);
     if (emit !== null) {
       emit({ type: 'tile-placed', player: move.player, tile: step.tile, x: move.x, y: move.y, rotation: move.rotation });
     }
+    const afterPlace = rules.hooks.afterPlace;
+    for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, index);
     if (deployTargets(rules, s) > 0) s.step = { kind: 'deploy', player: move.player };
     else finishTurn(rules, s, emit);
     return;
@@ -108,15 +115,21 @@ function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const ctx: ScoringContext = { rules, state: s, emit };
   const roots = touchedRoots(rules, s);
   const g = s.features;
+  const after = rules.hooks.afterScoring;
+  let completed: CompletedFeature[] | null = null;
   for (const root of roots) {
-    const completion = rules.game.kinds[g.kind[root]!]!.completion;
+    const completion = rules.kinds[g.kind[root]!]!.completion;
     if (g.open[root] !== 0 || completion === 'never') continue;
     if (emit !== null) {
       const tiles = completion === 'surroundings' ? 9 : tileCount(g, root);
       emit({ type: 'feature-completed', feature: featureRef(rules, s, root), tiles });
     }
+    if (after.length > 0) {
+      (completed ??= []).push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
+    }
     rules.game.scoreCompleted(ctx, root);
   }
+  if (completed !== null) for (let i = 0; i < after.length; i++) after[i]!(ctx, completed);
   // Completed cloisters leave the watch list.
   const areas = s.areas;
   let kept = 0;
@@ -138,13 +151,27 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       endGame(rules, s, emit);
       return;
     }
-    let r = randomBelow(s.rng, total);
     let k = 0;
-    while (r >= bag[k]!) r -= bag[k++]!;
+    if (rules.hooks.canDraw.length === 0) {
+      let r = randomBelow(s.rng, total);
+      while (r >= bag[k]!) r -= bag[k++]!;
+    } else {
+      // Expansions may hold tiles back (River: river tiles first, the lake last).
+      const eligible = drawable(rules, s);
+      let n = 0;
+      for (let i = 0; i < bag.length; i++) if (eligible[i]) n += bag[i]!;
+      if (n === 0) throw new Error('no tile may be drawn although the bag is not empty (an expansion draw rule is wrong)');
+      let r = randomBelow(s.rng, n);
+      for (;; k++) {
+        if (!eligible[k]) continue;
+        if (r < bag[k]!) break;
+        r -= bag[k]!;
+      }
+    }
     bag[k]!--;
     const tile = rules.tiles[k]!;
     if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
-    if (canPlaceAnywhere(s, tile)) {
+    if (canPlaceAnywhere(rules, s, tile)) {
       s.step = { kind: 'place-tile', player: s.active, tile: tile.def.id };
       return;
     }
@@ -154,9 +181,18 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
   }
 }
 
+/** Which tile kinds every expansion allows to be drawn now. @internal */
+export function drawable(rules: Ruleset, s: Immutable<GameView>): boolean[] {
+  const hooks = rules.hooks.canDraw;
+  return rules.tiles.map((t) => s.bag[t.index]! > 0 && hooks.every((h) => h(rules, s, t)));
+}
+
 /** Final scoring, winners, game over. */
 function endGame(rules: Ruleset, s: GameState, emit: Emit): void {
-  rules.game.finalScoring({ rules, state: s, emit });
+  const ctx = { rules, state: s, emit };
+  rules.game.finalScoring(ctx);
+  const finals = rules.hooks.finalScoring;
+  for (let i = 0; i < finals.length; i++) finals[i]!(ctx);
   const winners = winnersOf(s.scores);
   s.step = { kind: 'game-over', winners };
   if (emit !== null) emit({ type: 'game-ended', scores: s.scores.slice(), winners: winners.slice() });

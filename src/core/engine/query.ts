@@ -105,7 +105,7 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   if (local < 0) return err(meepleError('query/no-feature', `tile ${placed.id} at ${x},${y} has no such feature or port`));
   const g = state.features;
   const root = findRoot(g.parent, placed.node + local);
-  const kindDef = rules.game.kinds[g.kind[root]!]!;
+  const kindDef = rules.kinds[g.kind[root]!]!;
   let tiles: number[];
   if (kindDef.completion === 'surroundings') tiles = [g.tile[root]!];
   else if (kindDef.tracksTiles) tiles = g.tiles[root]!.slice().sort((a, b) => a - b);

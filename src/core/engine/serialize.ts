@@ -7,7 +7,7 @@ import { freeze } from 'immer';
 import { meepleError, showValue, type MeepleError } from '../errors.js';
 import type { Emit, GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
-import type { Ruleset, RulesetOptions } from '../ruleset.js';
+import type { Ruleset, RulesetSpec } from '../ruleset.js';
 import type { GameState, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkGameOptions } from './apply.js';
@@ -33,7 +33,7 @@ export interface Replay {
   /** Always {@link REPLAY_VERSION} for replays written by this version. */
   readonly version: typeof REPLAY_VERSION;
   /** The ruleset options (as given to `createRuleset`). */
-  readonly ruleset: RulesetOptions;
+  readonly ruleset: RulesetSpec;
   /** Number of players. */
   readonly players: number;
   /** The game's seed. */

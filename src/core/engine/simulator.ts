@@ -155,7 +155,7 @@ class SimulatorImpl implements Simulator {
     const step = s.step;
     if (step.kind === 'place-tile') {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
-      const n = collectPlacements(s, this.rules.tiles[this.rules.tileIndex[step.tile]!]!, this.#buf);
+      const n = collectPlacements(this.rules, s, this.rules.tiles[this.rules.tileIndex[step.tile]!]!, this.#buf);
       const p = this.#buf[random(n)]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };

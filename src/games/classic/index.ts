@@ -16,21 +16,18 @@ export const CLASSIC_KINDS: readonly FeatureKindDef[] = [
   { name: 'cloister', code: 'm', completion: 'surroundings', tracksTiles: false, edgeClass: 0 },
 ];
 
-const CITY = 0;
-const ROAD = 1;
-const FIELD = 2;
-const CLOISTER = 3;
 
 /** Value of a feature, complete or not (digest-classic.md, "Score completed features" and "final scoring"). */
 function featureValue(ctx: ScoringContext, root: number, complete: boolean): number {
   const g = ctx.state.features;
   const tiles = tileCount(g, root);
-  switch (g.kind[root]) {
-    case ROAD:
+  // By the kind's scoring tag, so an expansion's kind can score like a base one (shrine: cloister).
+  switch (ctx.rules.kindScoring[g.kind[root]!]) {
+    case 'road':
       return tiles; // 1 per tile, complete or not
-    case CITY:
+    case 'city':
       return complete ? 2 * tiles + 2 * g.pennants[root]! : tiles + g.pennants[root]!;
-    case CLOISTER:
+    case 'cloister':
       return 9 - g.open[root]!; // 9 when complete; else 1 + filled neighbours
     default:
       return 0;
@@ -55,12 +52,12 @@ function finalScoring(ctx: ScoringContext): void {
   roots.sort((a, b) => a - b);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
-    if (g.kind[root] === FIELD) continue;
+    if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
     const points = featureValue(ctx, root, false);
     for (const p of majority(s, root)) award(ctx, p, points, 'final', root);
   }
   // Fields: 3 per completed city touching the field, for the farmer majority.
-  const farms = roots.filter((r) => g.kind[r] === FIELD);
+  const farms = roots.filter((r) => ctx.rules.kindScoring[g.kind[r]!] === 'field');
   if (farms.length === 0) return;
   const cities = new Map<number, Set<number>>(farms.map((r) => [r, new Set()]));
   for (let t = 0; t < s.tiles.length; t++) {
