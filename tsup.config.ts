@@ -1,10 +1,19 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// One build, two module formats: ESM (`.js`, `.d.ts`) for `import`, CJS (`.cjs`, `.d.cts`)
-// for `require`. The CLI is ESM only: it is run, never imported.
+// One subpath per expansion folder: src/expansions/<id>/index.ts -> dist/expansions/<id>.{js,cjs,d.ts,d.cts},
+// exported as `meeplekit/expansions/<id>` (test/package.test.ts checks package.json lists each one).
+const expansions = Object.fromEntries(
+  readdirSync('src/expansions', { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => [`expansions/${d.name}`, `src/expansions/${d.name}/index.ts`]),
+);
+
+// Two module formats: ESM (`.js`, `.d.ts`) for `import`, CJS (`.cjs`, `.d.cts`) for `require`.
+// The CLI is ESM only: it is run, never imported.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts' },
+    entry: { index: 'src/index.ts', ...expansions },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

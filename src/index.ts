@@ -22,7 +22,7 @@
  * @packageDocumentation
  */
 export { createRuleset, GAMES } from './ruleset.js';
-export type { Ruleset, RulesetOptions } from './core/ruleset.js';
+export type { Ruleset, RulesetOptions, RulesetSpec, ExpansionRef } from './core/ruleset.js';
 export type { Result, Ok, Err } from './core/result.js';
 export { ok, err } from './core/result.js';
 export { ERROR_CODES, type ErrorCode, type MeepleError } from './core/errors.js';
@@ -42,7 +42,8 @@ export {
   type FeatureGraph,
   type Follower,
 } from './core/state.js';
-export type { GameEvent, FeatureRef } from './core/events.js';
+export type { GameEvent, FeatureRef, ExpansionEvent, ScoreReason } from './core/events.js';
+export type { Expansion, CompletedFeature, HookContext } from './core/expansion.js';
 export { createRandomSource, type RandomSource } from './core/rng.js';
 export type { TileDef, TileFeatureDef } from './core/tiles.js';
 export {

@@ -72,7 +72,7 @@ function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
 }
 
 function scoredOf(events: readonly GameEvent[]): Scored[] {
-  return events.flatMap((e): Scored[] => (e.type === 'scored' ? [[e.player, e.points, e.feature.kind, e.reason]] : []));
+  return events.flatMap((e): Scored[] => (e.type === 'scored' ? [[e.player, e.points, e.feature?.kind ?? e.reason, e.reason as Scored[3]]] : []));
 }
 
 /** Scored events in a canonical order: the rules say who scores what, not in which order. */

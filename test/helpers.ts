@@ -81,7 +81,7 @@ export class Scenario {
 
   /** Events of type `scored`, as [player, points, kind] triples. */
   scored(): [number, number, string][] {
-    return this.events.flatMap((e) => (e.type === 'scored' ? [[e.player, e.points, e.feature.kind] as [number, number, string]] : []));
+    return this.events.flatMap((e) => (e.type === 'scored' ? [[e.player, e.points, e.feature?.kind ?? e.reason] as [number, number, string]] : []));
   }
 
   expectScores(scores: number[]): this {

@@ -94,7 +94,7 @@ export function runPlay(args: readonly string[]): CommandOutput {
     };
     return { stdout: `${JSON.stringify(out)}\n`, stderr: '', code: 0 };
   }
-  lines.push(`final scoring: ${finals.length === 0 ? 'nothing' : finals.map((e) => `P${e.player} +${e.points} ${e.feature.kind}`).join(', ')}`);
+  lines.push(`final scoring: ${finals.length === 0 ? 'nothing' : finals.map((e) => `P${e.player} +${e.points} ${e.feature?.kind ?? e.reason}`).join(', ')}`);
   lines.push(`scores: ${state.scores.map((s, p) => `P${p} ${s}`).join(', ')}`);
   lines.push(`${winners.length > 1 ? 'winners' : 'winner'}: ${winners.map((p) => `P${p}`).join(', ')} after ${turns} turns`);
   return { stdout: `${lines.join('\n')}\n`, stderr: '', code: 0 };
@@ -116,7 +116,7 @@ function describeTurn(turn: number, events: readonly GameEvent[]): string {
         parts.push(`${FIGURE[e.at.kind] ?? 'follower'} on ${e.at.feature}`);
         break;
       case 'scored':
-        parts.push(`P${e.player} +${e.points} ${e.feature.kind}`);
+        parts.push(`P${e.player} +${e.points} ${e.feature?.kind ?? e.reason}`);
         break;
       default:
         break;

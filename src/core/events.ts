@@ -17,8 +17,12 @@ export interface FeatureRef {
   readonly feature: string;
 }
 
+/** Why points were scored: a base reason, or an expansion's namespaced one. */
+export type ScoreReason = 'completed' | 'final' | 'farm' | `${string}/${string}`;
+
 /**
- * Something that happened. Discriminate on `type`.
+ * Something that happened. Discriminate on `type`; an expansion's events have a `/` in it
+ * (`king-robber/king-taken`).
  *
  * @example
  * ```ts
@@ -34,7 +38,7 @@ export interface FeatureRef {
  *     case 'tile-placed':
  *       return `P${e.player} placed ${e.tile} at ${e.x},${e.y}`;
  *     case 'scored':
- *       return `P${e.player} scored ${e.points} for a ${e.feature.kind}`;
+ *       return `P${e.player} scored ${e.points} for ${e.feature?.kind ?? e.reason}`;
  *     default:
  *       return e.type;
  *   }
@@ -44,6 +48,7 @@ export interface FeatureRef {
  * ```
  */
 export type GameEvent =
+  | ExpansionEvent
   | {
       /** A tile was drawn for a player. */
       readonly type: 'tile-drawn';
@@ -97,10 +102,13 @@ export type GameEvent =
       readonly player: number;
       /** Points (may be 0 only if a rule says so; never omitted). */
       readonly points: number;
-      /** `completed` during play, `final` for incomplete features at the end, `farm` for fields. */
-      readonly reason: 'completed' | 'final' | 'farm';
-      /** The feature scored. */
-      readonly feature: FeatureRef;
+      /**
+       * `completed` during play, `final` for incomplete features at the end, `farm` for fields;
+       * an expansion's own reason is namespaced (`king-robber/king`).
+       */
+      readonly reason: ScoreReason;
+      /** The feature scored, or null for points that belong to no feature (the King's). */
+      readonly feature: FeatureRef | null;
     }
   | {
       /** A follower went back to its owner's supply. */

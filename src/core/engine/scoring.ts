@@ -2,7 +2,7 @@
  * Scoring primitives shared by the games: naming a feature, counting majorities, awarding
  * points (always through a `scored` event) and sending followers home.
  */
-import type { FeatureRef } from '../events.js';
+import type { FeatureRef, ScoreReason } from '../events.js';
 import type { ScoringContext } from '../game.js';
 import { findRoot } from '../features.js';
 import type { GameState, GameView } from '../state.js';
@@ -45,13 +45,23 @@ export function award(
   ctx: ScoringContext,
   player: number,
   points: number,
-  reason: 'completed' | 'final' | 'farm',
-  root: number,
+  reason: ScoreReason,
+  root: number | null,
 ): void {
   ctx.state.scores[player]! += points;
   if (ctx.emit !== null) {
-    ctx.emit({ type: 'scored', player, points, reason, feature: featureRef(ctx.rules, ctx.state, root) });
+    ctx.emit({ type: 'scored', player, points, reason, feature: root === null ? null : featureRef(ctx.rules, ctx.state, root) });
   }
+}
+
+/** Roots of every complete feature whose kind scores as `scoring` (`city`, `road`), ascending. @internal */
+export function completeRoots(rules: Ruleset, s: Immutable<GameView>, scoring: string): number[] {
+  const g = s.features;
+  const out: number[] = [];
+  for (let i = 0; i < g.parent.length; i++) {
+    if (g.parent[i] === i && g.open[i] === 0 && rules.kindScoring[g.kind[i]!] === scoring) out.push(i);
+  }
+  return out;
 }
 
 /** Sends every follower on feature `root` back to its owner's supply, in deployment order. @internal */

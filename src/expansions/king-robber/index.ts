@@ -1,0 +1,97 @@
+/**
+ * King and Robber Baron: 5 extra land tiles; the King goes to whoever completes the first city,
+ * then to whoever completes a strictly larger one (by tiles), whether or not they score; the
+ * Robber Baron likewise for roads. At the end the King's holder scores 1 point per completed city
+ * on the board, the Robber Baron's 1 per completed road. Rules: digest-expansions.md, "King and
+ * Robber Baron"; the-castle.cs.txt, "Carcassonne Král & Zvěď".
+ *
+ * Events: `king-robber/king-taken` and `king-robber/robber-taken`, each
+ * `{ player, from, tiles }` (`from` is the previous holder or -1).
+ *
+ * @example
+ * ```ts
+ * import { createRuleset } from 'meeplekit';
+ * import { kingRobber } from 'meeplekit/expansions/king-robber';
+ *
+ * const rules = createRuleset({ game: 'classic', expansions: [kingRobber()] });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * ```
+ *
+ * @module
+ */
+import { emitExpansionEvent, sliceOf, type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
+import { award, completeRoots } from '../../core/engine/scoring.js';
+import { parseTileSpec } from '../../core/tiles.js';
+import { CLASSIC_KINDS } from '../../games/classic/index.js';
+
+/** The King and Robber Baron state slice (`state.ext['king-robber']`). */
+export interface KingRobberState {
+  /** Who holds the King (-1: nobody yet). */
+  king: number;
+  /** Tiles of the largest city completed so far. */
+  kingTiles: number;
+  /** Who holds the Robber Baron (-1: nobody yet). */
+  robber: number;
+  /** Tiles of the longest road completed so far. */
+  robberTiles: number;
+}
+
+/** The expansion's id. */
+export const KING_ROBBER = 'king-robber';
+
+/** The 5 land tiles (ids as in the reference, KR-01 to KR-05), in the project's tile spec. */
+export const KING_ROBBER_TILES: readonly (readonly [id: string, count: number, spec: string])[] = [
+  ['KR-01', 1, 'm c:N f:E,S,W>c1'],
+  ['KR-02', 1, 'r:W2 c:N f:W3>c1 f:E,S,W1>c1'],
+  ['KR-03', 1, 'r:W2 r:E2,S2 c:N f:W3>c1 f:E1,S3,W1>c1 f:E3,S1'],
+  ['KR-04', 1, 'r:S2 r:E2 c:N,W f:S3>c1 f:S1>c1 f:E3>c1 f:E1>c1'],
+  // Two cities crossing on a bridge (N-S over W-E); two tiny inner meadows touching both.
+  ['KR-05', 1, 'c:E,W c:N,S f>c2,c1 f>c2,c1'],
+];
+
+function handOver(ctx: HookContext, completed: readonly CompletedFeature[]): void {
+  const slice = sliceOf<KingRobberState>(ctx.state, KING_ROBBER);
+  const player = ctx.state.active; // whoever placed the completing tile
+  for (const f of completed) {
+    const scoring = ctx.rules.kindScoring[ctx.state.features.kind[f.root]!];
+    // Strictly larger than the largest completed so far; the first one is larger than nothing.
+    if (scoring === 'city' && f.tiles > slice.kingTiles) {
+      const from = slice.king;
+      slice.king = player;
+      slice.kingTiles = f.tiles;
+      emitExpansionEvent(ctx.emit, 'king-robber/king-taken', { player, from, tiles: f.tiles });
+    } else if (scoring === 'road' && f.tiles > slice.robberTiles) {
+      const from = slice.robber;
+      slice.robber = player;
+      slice.robberTiles = f.tiles;
+      emitExpansionEvent(ctx.emit, 'king-robber/robber-taken', { player, from, tiles: f.tiles });
+    }
+  }
+}
+
+function finalScoring(ctx: HookContext): void {
+  const slice = sliceOf<KingRobberState>(ctx.state, KING_ROBBER);
+  if (slice.king >= 0) {
+    const cities = completeRoots(ctx.rules, ctx.state, 'city').length;
+    if (cities > 0) award(ctx, slice.king, cities, 'king-robber/king', null);
+  }
+  if (slice.robber >= 0) {
+    const roads = completeRoots(ctx.rules, ctx.state, 'road').length;
+    if (roads > 0) award(ctx, slice.robber, roads, 'king-robber/robber', null);
+  }
+}
+
+/**
+ * The King and Robber Baron expansion module. No options.
+ */
+export function kingRobber(): Expansion {
+  return {
+    id: KING_ROBBER,
+    order: 30,
+    options: {},
+    tiles: KING_ROBBER_TILES.map(([id, count, spec]) => parseTileSpec(id, count, spec, CLASSIC_KINDS)),
+    setup: (): KingRobberState => ({ king: -1, kingTiles: 0, robber: -1, robberTiles: 0 }),
+    afterScoring: handOver,
+    finalScoring,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * The package layout: every expansion folder is built (tsup.config.ts globs them) and exported as
+ * its own subpath, and every exported expansion subpath has a folder (issue: "one subpath export
+ * per expansion, no core change to add one").
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, unknown> };
+
+test('each src/expansions/<id> folder has a meeplekit/expansions/<id> export, and no export lacks a folder', () => {
+  const folders = readdirSync('src/expansions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const exported = Object.keys(pkg.exports).filter((k) => k.startsWith('./expansions/')).map((k) => k.slice('./expansions/'.length)).sort();
+  expect(exported).toEqual(folders);
+  for (const id of folders) {
+    expect(pkg.exports[`./expansions/${id}`]).toEqual({
+      import: { types: `./dist/expansions/${id}.d.ts`, default: `./dist/expansions/${id}.js` },
+      require: { types: `./dist/expansions/${id}.d.cts`, default: `./dist/expansions/${id}.cjs` },
+    });
+  }
+});
