@@ -1,6 +1,6 @@
 /**
  * The package layout: every expansion folder is built (tsup.config.ts globs them) and exported as
- * its own subpath, and every exported expansion subpath has a folder (issue: "one subpath export
+ * its own subpath, every exported expansion subpath has a folder, and the CLI registers each one (issue: "one subpath export
  * per expansion, no core change to add one").
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,4 +18,11 @@ test('each src/expansions/<id> folder has a meeplekit/expansions/<id> export, an
       require: { types: `./dist/expansions/${id}.d.cts`, default: `./dist/expansions/${id}.cjs` },
     });
   }
+});
+
+test('every expansion folder is registered in the CLI (and so in the property suite over every subset)', async () => {
+  const { CLI_EXPANSIONS } = await import('../src/cli/expansions.js');
+  const folders = readdirSync('src/expansions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  expect(Object.keys(CLI_EXPANSIONS).sort()).toEqual(folders);
+  for (const [id, make] of Object.entries(CLI_EXPANSIONS)) expect(make({}).id).toBe(id);
 });

@@ -6,7 +6,8 @@ import { runPlay } from './play.js';
 const HELP = `meeplekit: rules engine for the Carcassonne family of tile-laying games
 
 usage:
-  meeplekit play [--game classic] [--players N] [--seed S] [--bots random,greedy] [--json]
+  meeplekit play [--game classic] [--expansions river,king-robber,shrines] [--river-set I|II|both]
+                 [--players N] [--seed S] [--bots random,greedy] [--json]
       plays a seeded game between bots and prints each turn and the final scores
       (--json: one JSON object with ruleset, seed, players, scores, winners, turns)
   meeplekit help

@@ -3,9 +3,11 @@
  */
 import { parseArgs } from 'node:util';
 import { createRuleset } from '../ruleset.js';
+import type { Expansion } from '../core/expansion.js';
+import { CLI_EXPANSIONS } from './expansions.js';
 import { applyMove, newGame } from '../core/engine/apply.js';
 import { createRandomSource } from '../core/rng.js';
-import type { GameEvent } from '../core/events.js';
+import type { ExpansionEvent, GameEvent } from '../core/events.js';
 import { greedyBot, randomBot, type Bot } from '../bots.js';
 
 const FIGURE: Readonly<Record<string, string>> = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer' };
@@ -18,7 +20,7 @@ export interface CommandOutput {
   readonly code: number;
 }
 
-const USAGE = `usage: meeplekit play [--game classic] [--players N] [--seed S] [--bots random,greedy,...] [--json]`;
+const USAGE = `usage: meeplekit play [--game classic] [--expansions id,id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--json]`;
 
 function fail(message: string): CommandOutput {
   return { stdout: '', stderr: `meeplekit play: ${message}\n${USAGE}\n`, code: 2 };
@@ -32,6 +34,8 @@ export function runPlay(args: readonly string[]): CommandOutput {
       args: [...args],
       options: {
         game: { type: 'string', default: 'classic' },
+        expansions: { type: 'string', default: '' },
+        'river-set': { type: 'string' },
         players: { type: 'string', default: '2' },
         seed: { type: 'string', default: '1' },
         bots: { type: 'string', default: 'random' },
@@ -44,7 +48,14 @@ export function runPlay(args: readonly string[]): CommandOutput {
     return fail((e as Error).message);
   }
   if (!/^\d+$/.test(values.players)) return fail(`--players must be a whole number, got '${values.players}'`);
-  const rules = createRuleset({ game: values.game as 'classic' });
+  const expansions: Expansion[] = [];
+  for (const id of values.expansions === '' ? [] : values.expansions.split(',')) {
+    const make = Object.hasOwn(CLI_EXPANSIONS, id) ? CLI_EXPANSIONS[id] : undefined;
+    if (make === undefined) return fail(`unknown expansion '${id}' (expansions: ${Object.keys(CLI_EXPANSIONS).join(', ')})`);
+    expansions.push(make(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
+  }
+  if (values['river-set'] !== undefined && !expansions.some((e) => e.id === 'river')) return fail('--river-set needs --expansions river');
+  const rules = createRuleset({ game: values.game as 'classic', expansions });
   if (!rules.ok) return fail(rules.error.message);
   const players = Number(values.players);
   const game = newGame(rules.value, { players, seed: values.seed });
@@ -119,6 +130,11 @@ function describeTurn(turn: number, events: readonly GameEvent[]): string {
         parts.push(`P${e.player} +${e.points} ${e.feature?.kind ?? e.reason}`);
         break;
       default:
+        // An expansion's own event: name it, with its player if it has one.
+        if (e.type.includes('/')) {
+          const who = (e as ExpansionEvent)['player'];
+          parts.push(typeof who === 'number' ? `${e.type} P${who}` : e.type);
+        }
         break;
     }
   }

@@ -1,0 +1,16 @@
+/**
+ * The expansions the command line knows, by id: the CLI is the one place that imports them all
+ * (the library's entry point imports none; each has its own subpath).
+ */
+import type { Expansion } from '../core/expansion.js';
+import { kingRobber } from '../expansions/king-robber/index.js';
+
+/** Command-line options that expansions read (`--river-set`). */
+export interface ExpansionFlags {
+  readonly riverSet?: string;
+}
+
+/** Factories by expansion id. */
+export const CLI_EXPANSIONS: Readonly<Record<string, (flags: ExpansionFlags) => Expansion>> = {
+  'king-robber': () => kingRobber(),
+};
