@@ -1,8 +1,10 @@
 /**
  * `npm run bench [-- --json] [-- --seconds S]`: random full-game playouts per second through the
  * Simulator and through applyMove, and legal-move generations per second, per configuration.
- * One core, one process; each figure is the best of several timed rounds after a warm-up.
+ * One core; each configuration in its own process; each figure is the best of three timed rounds
+ * after a warm-up.
  */
+import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -15,9 +17,15 @@ import {
   type GameState,
   type Ruleset,
 } from '../src/index.js';
+import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
 
 const { values } = parseArgs({
-  options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '2' } },
+  options: {
+    json: { type: 'boolean', default: false },
+    seconds: { type: 'string', default: '2' },
+    // Internal: measure one configuration only (each runs in its own process, see below).
+    only: { type: 'string' },
+  },
 });
 const budget = Number(values.seconds) * 1000;
 
@@ -56,7 +64,14 @@ function measure(fn: (i: number) => number): { perSecond: number; runs: number }
   return { perSecond: best, runs };
 }
 
-function simulatorGames(rules: Ruleset, players: number): Row {
+/** A benchmark configuration: a ruleset and a player count, named like `classic-2p+river`. */
+interface Config {
+  name: string;
+  rules: Ruleset;
+  players: number;
+}
+
+function simulatorGames({ name, rules, players }: Config): Row {
   let moves = 0;
   let games = 0;
   const r = measure((i) => {
@@ -68,10 +83,10 @@ function simulatorGames(rules: Ruleset, players: number): Row {
     games++;
     return 1;
   });
-  return { config: `classic-${players}p`, path: 'simulator', gamesPerSecond: round(r.perSecond), movesPerGame: round(moves / games), runs: r.runs };
+  return { config: name, path: 'simulator', gamesPerSecond: round(r.perSecond), movesPerGame: round(moves / games), runs: r.runs };
 }
 
-function applyMoveGames(rules: Ruleset, players: number): Row {
+function applyMoveGames({ name, rules, players }: Config): Row {
   const r = measure((i) => {
     let state: GameState = must(newGame(rules, { players, seed: `bench-${i}` }));
     const random = createRandomSource(`bots-${i}`);
@@ -81,10 +96,10 @@ function applyMoveGames(rules: Ruleset, players: number): Row {
     }
     return 1;
   });
-  return { config: `classic-${players}p`, path: 'applyMove', gamesPerSecond: round(r.perSecond), runs: r.runs };
+  return { config: name, path: 'applyMove', gamesPerSecond: round(r.perSecond), runs: r.runs };
 }
 
-function generations(rules: Ruleset, players: number): Row {
+function generations({ name, rules, players }: Config): Row {
   // A pool of mid-game states from seeded random games, every decision point of each.
   const pool: GameState[] = [];
   for (let g = 0; g < 20; g++) {
@@ -99,19 +114,41 @@ function generations(rules: Ruleset, players: number): Row {
     legalMoves(rules, pool[i % pool.length]!);
     return 1;
   });
-  return { config: `classic-${players}p`, path: 'legalMoves', generationsPerSecond: round(r.perSecond), runs: r.runs };
+  return { config: name, path: 'legalMoves', generationsPerSecond: round(r.perSecond), runs: r.runs };
 }
 
 function round(v: number): number {
   return Math.round(v * 10) / 10;
 }
 
-const rules = must(createRuleset({ game: 'classic' }));
-const results: Row[] = [];
-for (const players of [2, 4]) {
-  results.push(simulatorGames(rules, players));
-  results.push(applyMoveGames(rules, players));
-  results.push(generations(rules, players));
+const classic = must(createRuleset({ game: 'classic' }));
+// Every available expansion at once (the CLI registry lists them all), River I and II together.
+const ids = Object.keys(CLI_EXPANSIONS).sort();
+const all = must(createRuleset({ game: 'classic', expansions: ids.map((id) => CLI_EXPANSIONS[id]!({ riverSet: 'both' })) }));
+const configs: Config[] = [
+  { name: 'classic-2p', rules: classic, players: 2 },
+  { name: 'classic-4p', rules: classic, players: 4 },
+  { name: `classic-2p+${ids.join('+')}`, rules: all, players: 2 },
+];
+function measureConfig(c: Config): Row[] {
+  return [simulatorGames(c), applyMoveGames(c), generations(c)];
+}
+
+// Each configuration is measured in a fresh process: measured one after another in one process,
+// later configurations ran up to 40% slower, their call sites made polymorphic by the earlier ones.
+let results: Row[] = [];
+if (values.only !== undefined) {
+  const c = configs.find((x) => x.name === values.only);
+  if (c === undefined) throw new Error(`no configuration ${values.only}`);
+  process.stdout.write(JSON.stringify(measureConfig(c)));
+  process.exit(0);
+}
+for (const c of configs) {
+  const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--only', c.name, '--seconds', values.seconds], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  results = results.concat(JSON.parse(out) as Row[]);
 }
 const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
 if (values.json) {
@@ -121,6 +158,6 @@ if (values.json) {
   for (const r of results) {
     const figure = r.gamesPerSecond !== undefined ? `${r.gamesPerSecond} games/s` : `${r.generationsPerSecond} generations/s`;
     const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game)` : '';
-    console.log(`${r.config.padEnd(12)} ${r.path.padEnd(11)} ${figure}${extra}`);
+    console.log(`${r.config.padEnd(36)} ${r.path.padEnd(11)} ${figure}${extra}`);
   }
 }
