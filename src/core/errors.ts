@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'move/wrong-step',
   'move/not-your-turn',
   'move/game-over',
+  'move/not-offered',
   'place/wrong-tile',
   'place/bad-rotation',
   'place/occupied',

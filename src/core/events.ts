@@ -144,5 +144,8 @@ export interface ExpansionEvent {
   readonly [field: string]: unknown;
 }
 
-/** Where events go: a function, or `null` when nobody listens (fast playouts). @internal */
+/**
+ * Where events go: a function, or `null` when nobody listens (fast playouts). Code that emits
+ * (an expansion hook) must check for `null` first and build no event then.
+ */
 export type Emit = ((e: GameEvent) => void) | null;

@@ -8,16 +8,20 @@
  * Hook order in one turn (docs/expansions/writing-an-expansion.md has the full story):
  * 1. draw: a tile kind may be drawn only if every `canDraw` hook allows it;
  * 2. placement: a placement must match edges and pass every `placementError` hook;
+ * 0. `turnStart`, before the draw of every turn after the first;
  * 3. `afterPlace`, once the tile lies and its features are merged;
- * 4. deployment: followers may go on the game's deployable kinds and the expansions' ones;
- * 5. scoring of every feature the tile completed (by the base game), then `afterScoring` with
- *    the list of those features and how many followers each held before scoring;
+ * 4. the deploy step: a follower on the game's or the expansions' deployable kinds, any move
+ *    from `deployMoves`, or pass (skipped when nothing but passing is possible);
+ * 5. for each feature the tile completed: every `beforeScoring` hook (which may pause the turn
+ *    for decisions of any player: the expansion's own steps, moves from `stepMoves`, applied by
+ *    `play`), then the base game's scoring; then `afterScoring` with the list of those features
+ *    and how many followers each held before scoring (it may pause the turn too);
  * 6. at the end, the base game's final scoring, then every `finalScoring` hook.
  */
 import type { Emit } from './events.js';
 import type { ScoringContext } from './game.js';
 import type { Ruleset } from './ruleset.js';
-import type { GameState, GameView } from './state.js';
+import type { ExpansionMove, GameState, GameView, Move } from './state.js';
 import type { CompiledTile, FeatureKindDef, TileDef } from './tiles.js';
 import type { Immutable, Rotation } from './types.js';
 
@@ -33,7 +37,11 @@ export interface CompletedFeature {
   readonly followers: readonly number[];
 }
 
-/** The context the turn hooks get: rules, the mutable state, the event sink. */
+/**
+ * The context the turn hooks get: `rules`, the mutable `state` (change it in place; it is a
+ * draft or a Simulator's own copy) and `emit`, the event sink (null in fast playouts: emit
+ * nothing then).
+ */
 export type HookContext = ScoringContext;
 
 /** An expansion module: data, and hooks the core calls at fixed points. */
@@ -54,28 +62,86 @@ export interface Expansion {
   readonly deployable?: readonly string[];
   /** Extra tiles, with their counts. */
   readonly tiles?: readonly TileDef[];
-  /** Replaces the base game's start tile (its copies then all go into the bag). */
-  readonly start?: { readonly tile: string; readonly rotation: Rotation };
+  /**
+   * Replaces the base game's start tile (the base start tile's copies then all go into the bag).
+   * When several expansions set one, the last in hook order wins.
+   */
+  readonly start?: {
+    /** Id of the tile kind laid at 0,0 before the first turn (one copy leaves the bag). */
+    readonly tile: string;
+    /** How it lies: quarter turns clockwise. */
+    readonly rotation: Rotation;
+  };
   /** Why the options given to the factory are invalid, or null (checked by `createRuleset`). */
   validate?(): string | null;
-  /** The initial state slice `state.ext[id]` (plain JSON). */
+  /**
+   * The initial state slice `state.ext[id]` (plain JSON: no classes, Map, Set or undefined).
+   * Called once by `newGame` (and by every replay), before the start tile is laid.
+   */
   setup?(rules: Ruleset, players: number): unknown;
-  /** Whether a tile kind may be drawn now (every expansion's answer must be yes). */
+  /**
+   * Whether a tile kind may be drawn now (every expansion's answer must be yes). Asked at every
+   * draw for each kind left in the bag; the draw then picks among the allowed copies with the
+   * seeded generator. It must allow at least one kind while the bag is not empty.
+   */
   canDraw?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): boolean;
-  /** Why the tile may not lie here (after edges matched), or null if it may. */
+  /**
+   * Why the tile may not lie at `x, y` turned `rotation`, or null if it may. Asked only for
+   * placements whose edges already match, when listing legal moves, checking a move and
+   * deciding whether a drawn tile fits anywhere. The first non-null answer in hook order is the
+   * message of the `place/forbidden` error.
+   */
   placementError?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile, x: number, y: number, rotation: Rotation): string | null;
-  /** After a tile is laid and its features merged, before deployment. */
+  /**
+   * After a tile is laid and its features merged, before deployment; `tile` is its index in
+   * `state.tiles`. Also called for the start tile (index 0) when a game is set up.
+   */
   afterPlace?(ctx: HookContext, tile: number): void;
-  /** After the features the tile completed were scored by the base game. */
-  afterScoring?(ctx: HookContext, completed: readonly CompletedFeature[]): void;
-  /** After the base game's final scoring. */
+  /** At the start of every turn after the first, before the draw (the fairy's point). */
+  turnStart?(ctx: HookContext): void;
+  /**
+   * Extra moves offered at the deploy step, next to deploying a follower and passing (a tower
+   * piece, the fairy): the expansion's own move types, applied by `play`. The deploy step is
+   * offered when a follower can be deployed or any of these exist.
+   */
+  deployMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
+  /**
+   * Before the base game scores a completed feature (root segment `root`). Return `'wait'` after
+   * setting `state.step` to one of the expansion's own steps to ask players first (the Count's
+   * move-out); scoring resumes when the expansion's `play` returns `'done'`.
+   */
+  beforeScoring?(ctx: HookContext, root: number): 'wait' | void;
+  /**
+   * At the end of a turn in which the tile completed features, after the base game scored them
+   * all and returned their followers, before the next player draws. `ctx.state.active` is still
+   * the player who placed the tile. Not called in a turn that completed nothing. May return
+   * `'wait'` after setting one of the expansion's own steps.
+   */
+  afterScoring?(ctx: HookContext, completed: readonly CompletedFeature[]): 'wait' | void;
+  /**
+   * The legal moves at one of the expansion's own steps (`state.step.kind` starts with
+   * `'<id>/'`), in canonical order. A move of the expansion is legal exactly when it is listed.
+   */
+  stepMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
+  /**
+   * Plays one of the expansion's moves (already checked to be listed). Return `'wait'` after
+   * setting the expansion's next step, or `'done'` to let the turn go on.
+   */
+  play?(ctx: HookContext, move: ExpansionMove): 'wait' | 'done';
+  /** Once the bag is empty, after the base game's final scoring, before the winners are decided. */
   finalScoring?(ctx: HookContext): void;
-  /** What a viewer may see of the slice (default: all of it). */
+  /**
+   * What a viewer (a player, or null for a spectator) may see of the slice, called by `observe`
+   * on a copy of it (default: all of it).
+   */
   observe?(slice: unknown, viewer: number | null): unknown;
 }
 
 /** The hooks of a ruleset, compiled once: arrays in hook order, empty when no expansion has one. @internal */
 export interface CompiledHooks {
+  readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
+  readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
+  readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
   readonly canDraw: readonly NonNullable<Expansion['canDraw']>[];
   readonly placementError: readonly NonNullable<Expansion['placementError']>[];
   readonly afterPlace: readonly NonNullable<Expansion['afterPlace']>[];

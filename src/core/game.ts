@@ -9,7 +9,10 @@ import type { GameState } from './state.js';
 import type { Rotation } from './types.js';
 import type { Ruleset } from './ruleset.js';
 
-/** What scoring hooks are handed: the rules, the mutable state and the event sink. @internal */
+/**
+ * What scoring hooks are handed: the rules, the mutable state and the event sink. Expansions
+ * see it as {@link HookContext}. @internal @expand
+ */
 export interface ScoringContext {
   /** The compiled rules. */
   readonly rules: Ruleset;

@@ -103,6 +103,9 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
     game,
     expansions,
     hooks: {
+      turnStart: hookList(expansions, 'turnStart'),
+      deployMoves: hookList(expansions, 'deployMoves'),
+      beforeScoring: hookList(expansions, 'beforeScoring'),
       canDraw: hookList(expansions, 'canDraw'),
       placementError: hookList(expansions, 'placementError'),
       afterPlace: hookList(expansions, 'afterPlace'),

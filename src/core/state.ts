@@ -77,6 +77,7 @@ export type Step =
       /** Who decides. */
       readonly player: number;
     }
+  | ExpansionStep
   | {
       /** The game is over; final scores are in `scores`. */
       readonly kind: 'game-over';
@@ -116,8 +117,47 @@ export interface PassMove {
   readonly player: number;
 }
 
+/**
+ * A decision owned by an expansion (`kind` is `'<expansion id>/<name>'`): its legal moves come
+ * from that expansion, and `player` (who decides) may be any player, not only the active one.
+ */
+export interface ExpansionStep {
+  /** `'<expansion id>/<name>'`. */
+  readonly kind: `${string}/${string}`;
+  /** Who decides. */
+  readonly player: number;
+  /** The expansion's data for the step. */
+  readonly [field: string]: unknown;
+}
+
+/** A move of an expansion (`type` is `'<expansion id>/<name>'`); legal exactly when its expansion lists it. */
+export interface ExpansionMove {
+  /** `'<expansion id>/<name>'`. */
+  readonly type: `${string}/${string}`;
+  /** Who plays it. */
+  readonly player: number;
+  /** The expansion's data for the move (plain JSON). */
+  readonly [field: string]: unknown;
+}
+
 /** Any move. */
-export type Move = PlaceMove | DeployMove | PassMove;
+export type Move = PlaceMove | DeployMove | PassMove | ExpansionMove;
+
+/**
+ * Where a turn resumes after an expansion's decision steps: the scoring of the features the tile
+ * completed (`score`: `roots[0]` is being scored, `hook` is the next `beforeScoring` hook to ask),
+ * the `afterScoring` hooks (`after`), or the end of the action (`action`). Plain JSON.
+ */
+export interface Flow {
+  /** What is under way. */
+  phase: 'action' | 'score' | 'after';
+  /** Completed features still to score, in order. */
+  roots: number[];
+  /** Index of the next hook to call. */
+  hook: number;
+  /** Features already scored this turn, with the followers they held before scoring. */
+  completed: { root: number; kind: string; tiles: number; followers: number[] }[];
+}
 
 /** The whole state of one game: plain JSON. Never mutate a state you did not create yourself. */
 export interface GameState {
@@ -164,6 +204,8 @@ export interface GameState {
   followers: Follower[];
   /** Every move played, in order: with the seed, it determines the whole state. */
   moves: Move[];
+  /** Where the turn resumes after an expansion's decision step; null when none is pending. */
+  flow: Flow | null;
   /** Expansion state slices by expansion id (plain JSON); empty without expansions. */
   ext: Record<string, unknown>;
 }

@@ -54,9 +54,16 @@ export interface TileDef {
   readonly features: readonly TileFeatureDef[];
 }
 
-/** A tile kind compiled for one ruleset: lookup tables per rotation. @internal */
+/**
+ * A tile kind compiled for one ruleset: lookup tables per rotation. Expansion hooks that decide
+ * about a tile (`canDraw`, `placementError`) are handed one. Read-only: it belongs to the
+ * ruleset and is shared by every game played with it, so never write to it (not even to the
+ * typed arrays, whose elements TypeScript cannot mark read-only).
+ */
 export interface CompiledTile {
+  /** Position in the ruleset's catalogue (`GameState.bag[index]` counts the copies left). */
   readonly index: number;
+  /** The definition as printed: id, count and features (north up). */
   readonly def: TileDef;
   /** Per local feature: kind index into the ruleset's kinds. */
   readonly kinds: readonly number[];

@@ -42,7 +42,8 @@ export function cloneState(s: Immutable<GameState>): GameState {
     areas: [...s.areas],
     followers: [...s.followers] as GameState['followers'],
     moves: [...s.moves] as GameState['moves'],
-    ext: s.ext === undefined ? {} : cloneJson(s.ext),
+    flow: s.flow === null ? null : cloneJson(s.flow as GameState['flow']),
+    ext: cloneJson(s.ext as GameState['ext']),
   };
 }
 

@@ -9,7 +9,8 @@ import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
-import { deployTargets } from './play.js';
+import { deployTargets, ownerOf } from './play.js';
+import { firstDifference } from './serialize.js';
 
 /**
  * Every legal move at the current step, in canonical order: placements by cell (north to south,
@@ -33,15 +34,30 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
     for (let f = 0; f < feats.length; f++) {
       if (bits & (1 << f)) out.push({ type: 'deploy', player: step.player, feature: feats[f]!.id });
     }
+    // Expansions' alternatives to a follower (in hook order), then passing.
+    const extra = rules.hooks.deployMoves;
+    for (let i = 0; i < extra.length; i++) out.push(...extra[i]!(rules, state));
     out.push({ type: 'pass', player: step.player });
+  } else if (step.kind !== 'game-over') {
+    // One of an expansion's own steps: its moves come from that expansion.
+    const owner = ownerOf(rules, step.kind);
+    if (owner?.stepMoves === undefined) throw new Error(`no expansion lists the moves of step ${step.kind}`);
+    out.push(...owner.stepMoves(rules, state));
   }
   return out;
+}
+
+/** Whether the current step's moves can only be had by listing them (expansion moves involved). */
+function listed(rules: Ruleset, state: Immutable<GameView>): boolean {
+  const kind = state.step.kind;
+  return kind.includes('/') || (kind === 'deploy' && rules.hooks.deployMoves.length > 0);
 }
 
 /** Number of legal moves (without building them). @internal */
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
   if (step.kind === 'place-tile') return placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!).length;
+  if (listed(rules, state)) return listMoves(rules, state).length;
   if (step.kind === 'deploy') {
     let bits = deployTargets(rules, state);
     let n = 1;
@@ -62,6 +78,11 @@ export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): 
     if (p === undefined) throw new Error(`no placement #${n}`);
     const key = (p / 4) | 0;
     return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+  }
+  if (listed(rules, state)) {
+    const m = listMoves(rules, state)[n];
+    if (m === undefined) throw new Error(`no move #${n}`);
+    return m;
   }
   if (step.kind === 'deploy') {
     const bits = deployTargets(rules, state);
@@ -96,6 +117,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
   const m = move as Record<string, unknown>;
   const type = m['type'];
   if (typeof type !== 'string') return meepleError('move/malformed', 'a move needs a string "type"');
+  if (type.includes('/')) return checkExpansionMove(rules, state, m, type);
   if (!Object.hasOwn(MOVE_KEYS, type)) {
     return meepleError('move/unknown-type', `unknown move type '${type}' (expected place, deploy or pass)`);
   }
@@ -153,6 +175,29 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     return meepleError('deploy/feature-occupied', `the ${rules.kindNames[tile.kinds[local]!]} at ${placed.x},${placed.y} (${feature}) already has a follower`);
   }
   return null;
+}
+
+/**
+ * An expansion's move is legal exactly when its expansion lists it at the current step (the deploy
+ * step's extras, or the expansion's own step): `legalMoves` stays the single source of truth.
+ */
+function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Record<string, unknown>, type: string): MeepleError | null {
+  const owner = ownerOf(rules, type);
+  if (owner === undefined || owner.play === undefined) {
+    return meepleError('move/unknown-type', `unknown move type '${type}': no expansion '${type.slice(0, type.indexOf('/'))}' with moves is switched on`);
+  }
+  if (!isInt(m['player'])) return meepleError('move/malformed', `a ${type} move needs an integer "player"`);
+  const step = state.step;
+  if (step.kind === 'game-over') return meepleError('move/game-over', 'the game is over: no move can be played');
+  if (m['player'] !== step.player) {
+    return meepleError('move/not-your-turn', `player ${m['player']} cannot move: player ${step.player} must decide (${step.kind})`);
+  }
+  let offered: readonly Move[];
+  if (step.kind === 'deploy') offered = owner.deployMoves?.(rules, state) ?? [];
+  else if (step.kind.startsWith(`${owner.id}/`)) offered = owner.stepMoves?.(rules, state) ?? [];
+  else return meepleError('move/wrong-step', `cannot play ${type} now: the step is ${step.kind}`);
+  for (const o of offered) if (firstDifference(o, m, '$') === null) return null;
+  return meepleError('move/not-offered', `${type} with these fields is not among the legal moves at step ${step.kind}`);
 }
 
 function describe(v: unknown): string {

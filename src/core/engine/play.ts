@@ -13,7 +13,10 @@ import type { GameState, GameView, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { touchedRoots } from '../board.js';
 import { featureRef, followersOn } from './scoring.js';
-import type { CompletedFeature } from '../expansion.js';
+import type { Expansion } from '../expansion.js';
+import type { ExpansionMove } from '../state.js';
+import { cloneJson } from './clone.js';
+import { deepFreeze as deepFreezeJson } from './reconcile.js';
 
 /** Builds the initial state: start tile laid, first tile drawn. Players and seed are validated by the caller. @internal */
 export function setupGame(rules: Ruleset, players: number, seed: string, emit: Emit): GameState {
@@ -39,6 +42,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     areas: [],
     followers: [],
     moves: [],
+    flow: null,
     ext: {},
   };
   for (const e of rules.expansions) if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players);
@@ -63,8 +67,12 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     }
     const afterPlace = rules.hooks.afterPlace;
     for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, index);
-    if (deployTargets(rules, s) > 0) s.step = { kind: 'deploy', player: move.player };
+    if (deployTargets(rules, s) > 0 || hasDeployMoves(rules, s)) s.step = { kind: 'deploy', player: move.player };
     else finishTurn(rules, s, emit);
+    return;
+  }
+  if (move.type.includes('/')) {
+    playExpansionMove(rules, s, move as ExpansionMove, emit);
     return;
   }
   if (step.kind === 'deploy' && move.type === 'deploy') {
@@ -110,26 +118,96 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   return bits;
 }
 
+/** Whether any expansion offers a move at the deploy step now. */
+function hasDeployMoves(rules: Ruleset, s: Immutable<GameView>): boolean {
+  const hooks = rules.hooks.deployMoves;
+  for (let i = 0; i < hooks.length; i++) if (hooks[i]!(rules, s).length > 0) return true;
+  return false;
+}
+
+/** The expansion that owns a move type or step kind `'<id>/<name>'`. @internal */
+export function ownerOf(rules: Ruleset, name: string): Expansion | undefined {
+  const id = name.slice(0, name.indexOf('/'));
+  return rules.expansions.find((e) => e.id === id);
+}
+
+/** Plays an expansion's move (at the deploy step, or at one of its own steps). */
+function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, emit: Emit): void {
+  s.moves.push(deepFreezeJson(cloneJson(move)));
+  const owner = ownerOf(rules, move.type)!;
+  // A move at the deploy step is the turn's action: when the expansion is done, the turn goes on.
+  if (s.step.kind === 'deploy') s.flow ??= { phase: 'action', roots: [], hook: 0, completed: [] };
+  if (owner.play!({ rules, state: s, emit }, move) === 'done') resumeTurn(rules, s, emit);
+}
+
+/** The completed features among the roots the last tile touched, in order. */
+function completedRoots(rules: Ruleset, s: GameState): number[] {
+  const g = s.features;
+  const out: number[] = [];
+  for (const root of touchedRoots(rules, s)) {
+    if (g.open[root] === 0 && rules.kinds[g.kind[root]!]!.completion !== 'never') out.push(root);
+  }
+  return out;
+}
+
+function emitCompleted(rules: Ruleset, s: GameState, root: number, emit: Emit): void {
+  if (emit === null) return;
+  const g = s.features;
+  const tiles = rules.kinds[g.kind[root]!]!.completion === 'surroundings' ? 9 : tileCount(g, root);
+  emit({ type: 'feature-completed', feature: featureRef(rules, s, root), tiles });
+}
+
 /** Scores what the last tile completed, passes the turn, draws the next tile. */
 function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  const roots = completedRoots(rules, s);
+  if (rules.hooks.beforeScoring.length > 0 || rules.hooks.afterScoring.length > 0) {
+    // Expansions may pause the scoring for decisions: keep what is left to do in the state.
+    s.flow = { phase: 'score', roots, hook: 0, completed: [] };
+    resumeTurn(rules, s, emit);
+    return;
+  }
   const ctx: ScoringContext = { rules, state: s, emit };
-  const roots = touchedRoots(rules, s);
-  const g = s.features;
-  const after = rules.hooks.afterScoring;
-  let completed: CompletedFeature[] | null = null;
   for (const root of roots) {
-    const completion = rules.kinds[g.kind[root]!]!.completion;
-    if (g.open[root] !== 0 || completion === 'never') continue;
-    if (emit !== null) {
-      const tiles = completion === 'surroundings' ? 9 : tileCount(g, root);
-      emit({ type: 'feature-completed', feature: featureRef(rules, s, root), tiles });
-    }
-    if (after.length > 0) {
-      (completed ??= []).push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
-    }
+    emitCompleted(rules, s, root, emit);
     rules.game.scoreCompleted(ctx, root);
   }
-  if (completed !== null) for (let i = 0; i < after.length; i++) after[i]!(ctx, completed);
+  endTurn(rules, s, emit);
+}
+
+/** Goes on with the turn from `state.flow` after an expansion's decisions. @internal */
+export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  const flow = s.flow!;
+  if (flow.phase === 'action') {
+    s.flow = null;
+    finishTurn(rules, s, emit);
+    return;
+  }
+  const ctx: ScoringContext = { rules, state: s, emit };
+  const g = s.features;
+  if (flow.phase === 'score') {
+    const before = rules.hooks.beforeScoring;
+    while (flow.roots.length > 0) {
+      const root = flow.roots[0]!;
+      if (flow.hook === 0) emitCompleted(rules, s, root, emit);
+      while (flow.hook < before.length) if (before[flow.hook++]!(ctx, root) === 'wait') return;
+      flow.completed.push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
+      rules.game.scoreCompleted(ctx, root);
+      flow.roots.shift();
+      flow.hook = 0;
+    }
+    flow.phase = 'after';
+  }
+  const after = rules.hooks.afterScoring;
+  if (flow.completed.length > 0) {
+    while (flow.hook < after.length) if (after[flow.hook++]!(ctx, flow.completed) === 'wait') return;
+  }
+  s.flow = null;
+  endTurn(rules, s, emit);
+}
+
+/** Ends the turn: passes it on and draws the next tile. */
+function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  const g = s.features;
   // Completed cloisters leave the watch list.
   const areas = s.areas;
   let kept = 0;
@@ -138,6 +216,8 @@ function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
   s.turn++;
   s.active = (s.active + 1) % s.players;
+  const starts = rules.hooks.turnStart;
+  for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
   drawTile(rules, s, emit);
 }
 

@@ -1,0 +1,181 @@
+/**
+ * Decision steps owned by an expansion and decided by a player other than the active one, moves
+ * offered at the deploy step, and resumable scoring (issue: "extra decision steps with their
+ * moves (move generation lives with the expansion)", "the decider of a step can be any player").
+ * Proven with a small test-only expansion, `toll`:
+ * - before a completed road is scored, the player left of the active player decides whether to
+ *   pay the active player 1 point (`toll/pay`, `toll/refuse`): scoring waits for the answer;
+ * - at the deploy step the active player may ring a bell instead of deploying (`toll/bell`),
+ *   which scores them 1 point.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  applyMove,
+  createRandomSource,
+  createRuleset,
+  createSimulator,
+  legalMoves,
+  makeReplay,
+  newGame,
+  parseState,
+  replay,
+  serializeState,
+  undo,
+  whyIllegal,
+  type Expansion,
+  type GameState,
+  type Move,
+  type Ruleset,
+} from '../src/index.js';
+import { award } from '../src/core/engine/scoring.js';
+
+interface TollSlice {
+  asked: number;
+  paid: number;
+}
+
+function toll(): Expansion {
+  return {
+    id: 'toll',
+    order: 90,
+    options: {},
+    setup: (): TollSlice => ({ asked: 0, paid: 0 }),
+    deployMoves: (_rules, state) => (state.step.kind === 'deploy' ? [{ type: 'toll/bell', player: state.step.player }] : []),
+    beforeScoring(ctx, root) {
+      if (ctx.rules.kindNames[ctx.state.features.kind[root]!] !== 'road') return;
+      (ctx.state.ext['toll'] as TollSlice).asked++;
+      ctx.state.step = { kind: 'toll/ask', player: (ctx.state.active + 1) % ctx.state.players, road: root };
+      return 'wait';
+    },
+    stepMoves: (_rules, state) => {
+      const player = state.step.kind === 'game-over' ? -1 : state.step.player;
+      return [
+        { type: 'toll/pay', player },
+        { type: 'toll/refuse', player },
+      ];
+    },
+    play(ctx, move) {
+      if (move.type === 'toll/bell') {
+        award(ctx, move.player, 1, 'toll/bell', null);
+        return 'done';
+      }
+      if (move.type === 'toll/pay') {
+        (ctx.state.ext['toll'] as TollSlice).paid++;
+        award(ctx, ctx.state.active, 1, 'toll/paid', null);
+      }
+      return 'done';
+    },
+  };
+}
+
+function rulesWithToll(): Ruleset {
+  const r = createRuleset({ game: 'classic', expansions: [toll()] });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+const rules = rulesWithToll();
+
+/** Plays seeded random moves through applyMove until `stop` says so; returns the states. */
+function playUntil(seed: string, players: number, stop: (s: GameState) => boolean): GameState[] {
+  const g = newGame(rules, { players, seed });
+  if (!g.ok) throw new Error(g.error.message);
+  const states = [g.value];
+  const random = createRandomSource(seed);
+  let s = g.value;
+  while (s.step.kind !== 'game-over' && !stop(s)) {
+    const moves = legalMoves(rules, s);
+    const r = applyMove(rules, s, moves[random(moves.length)]);
+    if (!r.ok) throw new Error(r.error.message);
+    s = r.value.state;
+    states.push(s);
+  }
+  return states;
+}
+
+describe('an expansion step decided by another player pauses the scoring', () => {
+  const states = playUntil('toll-1', 3, (s) => s.step.kind === 'toll/ask');
+  const asked = states[states.length - 1]!;
+
+  test('the step names its decider, who is not the active player, and lists its moves', () => {
+    expect(asked.step.kind).toBe('toll/ask');
+    const decider = (asked.step as { player: number }).player;
+    expect(decider).toBe((asked.active + 1) % 3);
+    expect(legalMoves(rules, asked)).toEqual([
+      { type: 'toll/pay', player: decider },
+      { type: 'toll/refuse', player: decider },
+    ]);
+    // The active player may not answer for the decider.
+    expect(whyIllegal(rules, asked, { type: 'toll/pay', player: asked.active })?.code).toBe('move/not-your-turn');
+    // A base move at an expansion step is refused, and an unlisted expansion move too.
+    expect(whyIllegal(rules, asked, { type: 'pass', player: decider })?.code).toBe('move/wrong-step');
+    expect(whyIllegal(rules, asked, { type: 'toll/pay', player: decider, extra: 1 })?.code).toBe('move/not-offered');
+    expect(whyIllegal(rules, asked, { type: 'nope/pay', player: decider })?.code).toBe('move/unknown-type');
+    // The scoring is suspended: the road has not been scored yet, the turn has not ended.
+    expect(asked.flow?.phase).toBe('score');
+  });
+
+  test('paying scores the active player 1 and the suspended scoring then goes on to the next player', () => {
+    const decider = (asked.step as { player: number }).player;
+    const r = applyMove(rules, asked, { type: 'toll/pay', player: decider });
+    if (!r.ok) throw new Error(r.error.message);
+    const types = r.value.events.map((e) => e.type);
+    expect(r.value.events.find((e) => e.type === 'scored' && e.reason === 'toll/paid')).toMatchObject({ player: asked.active, points: 1, feature: null });
+    // The road is scored after the answer, then the turn ends.
+    expect(types.indexOf('scored')).toBeGreaterThanOrEqual(0);
+    expect(types).toContain('turn-ended');
+    expect(r.value.state.flow).toBeNull();
+    expect((r.value.state.ext['toll'] as TollSlice).paid).toBe(1);
+  });
+});
+
+describe('a move offered at the deploy step by an expansion', () => {
+  const states = playUntil('toll-2', 2, (s) => s.step.kind === 'deploy');
+  const deploy = states[states.length - 1]!;
+  test('is listed before pass, is the turn action, and scores through a scored event', () => {
+    const moves = legalMoves(rules, deploy);
+    expect(moves[moves.length - 1]).toEqual({ type: 'pass', player: deploy.active });
+    expect(moves[moves.length - 2]).toEqual({ type: 'toll/bell', player: deploy.active });
+    const r = applyMove(rules, deploy, { type: 'toll/bell', player: deploy.active });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.state.scores[deploy.active]).toBeGreaterThanOrEqual(deploy.scores[deploy.active]! + 1);
+    expect(r.value.state.active).not.toBe(deploy.active);
+  });
+});
+
+describe('random games with expansion steps: every core property holds', () => {
+  test.each([2, 3, 4])('%i players: immer path = Simulator path, replay and parse round-trip, undo, score = events', (players) => {
+    for (let i = 0; i < 6; i++) {
+      const seed = `toll-games-${players}-${i}`;
+      const g = newGame(rules, { players, seed });
+      if (!g.ok) throw new Error(g.error.message);
+      const sim = createSimulator(rules, g.value, { events: true });
+      if (!sim.ok) throw new Error(sim.error.message);
+      const random = createRandomSource(seed);
+      let s = g.value;
+      let asks = 0;
+      const sums = new Array<number>(players).fill(0);
+      while (s.step.kind !== 'game-over') {
+        const moves = legalMoves(rules, s);
+        expect(moves).toEqual(sim.value.legalMoves());
+        const m: Move = moves[random(moves.length)]!;
+        if (s.step.kind === 'toll/ask') asks++;
+        const r = applyMove(rules, s, m);
+        if (!r.ok) throw new Error(r.error.message);
+        expect(sim.value.play(m).ok).toBe(true);
+        expect(sim.value.takeEvents()).toEqual(r.value.events);
+        for (const e of r.value.events) if (e.type === 'scored') sums[e.player]! += e.points;
+        s = r.value.state;
+        expect(serializeState(sim.value.state)).toBe(serializeState(s));
+      }
+      expect(s.scores).toEqual(sums);
+      expect(asks).toBeGreaterThan(0);
+      const parsed = parseState(rules, serializeState(s));
+      expect(parsed.ok && serializeState(parsed.value)).toBe(serializeState(s));
+      const back = replay(rules, makeReplay(rules, s));
+      expect(back.ok && serializeState(back.value.state)).toBe(serializeState(s));
+      const before = undo(rules, s, 1);
+      expect(before.ok).toBe(true);
+    }
+  });
+});
