@@ -4,6 +4,7 @@
  */
 import type { Expansion } from '../core/expansion.js';
 import { kingRobber } from '../expansions/king-robber/index.js';
+import { shrines } from '../expansions/shrines/index.js';
 
 /** Command-line options that expansions read (`--river-set`). */
 export interface ExpansionFlags {
@@ -13,4 +14,5 @@ export interface ExpansionFlags {
 /** Factories by expansion id. */
 export const CLI_EXPANSIONS: Readonly<Record<string, (flags: ExpansionFlags) => Expansion>> = {
   'king-robber': () => kingRobber(),
+  shrines: () => shrines(),
 };
