@@ -4,6 +4,7 @@
  */
 import type { Expansion } from '../core/expansion.js';
 import { kingRobber } from '../expansions/king-robber/index.js';
+import { river, type RiverSet } from '../expansions/river/index.js';
 import { shrines } from '../expansions/shrines/index.js';
 
 /** Command-line options that expansions read (`--river-set`). */
@@ -14,5 +15,6 @@ export interface ExpansionFlags {
 /** Factories by expansion id. */
 export const CLI_EXPANSIONS: Readonly<Record<string, (flags: ExpansionFlags) => Expansion>> = {
   'king-robber': () => kingRobber(),
+  river: (f) => river(f.riverSet === undefined ? {} : { set: f.riverSet as RiverSet }),
   shrines: () => shrines(),
 };
