@@ -32,6 +32,8 @@ import { award } from '../src/core/engine/scoring.js';
 interface TollSlice {
   asked: number;
   paid: number;
+  /** Records at depth, to prove applyMove freezes expansion slices whole. */
+  log: { road: number; answers: { player: number }[] }[];
 }
 
 function toll(): Expansion {
@@ -39,11 +41,13 @@ function toll(): Expansion {
     id: 'toll',
     order: 90,
     options: {},
-    setup: (): TollSlice => ({ asked: 0, paid: 0 }),
+    setup: (): TollSlice => ({ asked: 0, paid: 0, log: [] }),
     deployMoves: (_rules, state) => (state.step.kind === 'deploy' ? [{ type: 'toll/bell', player: state.step.player }] : []),
     beforeScoring(ctx, root) {
       if (ctx.rules.kindNames[ctx.state.features.kind[root]!] !== 'road') return;
-      (ctx.state.ext['toll'] as TollSlice).asked++;
+      const slice = ctx.state.ext['toll'] as TollSlice;
+      slice.asked++;
+      slice.log.push({ road: root, answers: [] });
       ctx.state.step = { kind: 'toll/ask', player: (ctx.state.active + 1) % ctx.state.players, road: root };
       return 'wait';
     },
@@ -59,13 +63,21 @@ function toll(): Expansion {
         award(ctx, move.player, 1, 'toll/bell', null);
         return 'done';
       }
+      const slice = ctx.state.ext['toll'] as TollSlice;
+      slice.log[slice.log.length - 1]?.answers.push({ player: move.player });
       if (move.type === 'toll/pay') {
-        (ctx.state.ext['toll'] as TollSlice).paid++;
+        slice.paid++;
         award(ctx, ctx.state.active, 1, 'toll/paid', null);
       }
       return 'done';
     },
   };
+}
+
+function expectDeeplyFrozen(v: unknown, path = '$'): void {
+  if (typeof v !== 'object' || v === null) return;
+  expect(Object.isFrozen(v), `${path} is not frozen`).toBe(true);
+  for (const [k, c] of Object.entries(v)) expectDeeplyFrozen(c, `${path}.${k}`);
 }
 
 function rulesWithToll(): Ruleset {
@@ -167,6 +179,7 @@ describe('random games with expansion steps: every core property holds', () => {
         for (const e of r.value.events) if (e.type === 'scored') sums[e.player]! += e.points;
         s = r.value.state;
         expect(serializeState(sim.value.state)).toBe(serializeState(s));
+        expectDeeplyFrozen(s);
       }
       expect(s.scores).toEqual(sums);
       expect(asks).toBeGreaterThan(0);

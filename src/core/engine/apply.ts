@@ -14,7 +14,7 @@ import { checkMove, listMoves } from './legal.js';
 import { assertRuleset } from './query.js';
 import { playMove, setupGame } from './play.js';
 import { cloneState } from './clone.js';
-import { reconcile } from './reconcile.js';
+import { deepFreeze, reconcile } from './reconcile.js';
 
 /** Options of a new game. */
 export interface NewGameOptions {
@@ -173,6 +173,11 @@ export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unk
   // folds the successor into a draft of the input, sharing what did not change and freezing it.
   const successor = cloneState(base);
   playMove(rules, successor, move as Move, (e) => events.push(e));
+  // Expansion slices and the paused-turn record are copied afresh on every move (clone.ts) and
+  // may hold records at any depth: freeze them whole, since reconcile freezes adopted arrays
+  // only one level deep (their members are frozen at birth everywhere else).
+  deepFreeze(successor.ext);
+  if (successor.flow !== null) deepFreeze(successor.flow);
   const next = rules.immer.produce(base as GameState, (draft) => {
     reconcile(draft as unknown as Record<string, unknown>, base as unknown as Record<string, unknown>, successor as unknown as Record<string, unknown>);
   });

@@ -216,8 +216,9 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
   s.turn++;
   s.active = (s.active + 1) % s.players;
+  // A turn starts only if there is a tile left to draw (after the last tile no turn follows).
   const starts = rules.hooks.turnStart;
-  for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
+  if (starts.length > 0 && s.bag.some((n) => n > 0)) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
   drawTile(rules, s, emit);
 }
 

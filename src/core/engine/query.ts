@@ -170,6 +170,9 @@ export function projectedScores(rules: Ruleset, state: Immutable<GameView>): num
   if (state.step.kind === 'game-over') return [...state.scores];
   // Final scoring draws nothing: an observation's missing seed and generator are not needed.
   const s = cloneState({ ...state, seed: '', rng: [] });
-  rules.game.finalScoring({ rules, state: s, emit: null });
+  const ctx = { rules, state: s, emit: null };
+  rules.game.finalScoring(ctx);
+  // The expansions' final scoring too (the King's and the Robber Baron's points), on the copy.
+  for (const h of rules.hooks.finalScoring) h(ctx);
   return s.scores;
 }
