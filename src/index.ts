@@ -41,11 +41,15 @@ export {
   type PlacedTile,
   type FeatureGraph,
   type Follower,
+  type ExpansionStep,
+  type ExpansionMove,
+  type Flow,
 } from './core/state.js';
-export type { GameEvent, FeatureRef, ExpansionEvent, ScoreReason } from './core/events.js';
+export type { GameEvent, FeatureRef, ExpansionEvent, ScoreReason, Emit } from './core/events.js';
 export type { Expansion, CompletedFeature, HookContext } from './core/expansion.js';
+export type { ScoringContext } from './core/game.js';
 export { createRandomSource, type RandomSource } from './core/rng.js';
-export type { TileDef, TileFeatureDef } from './core/tiles.js';
+export type { TileDef, TileFeatureDef, FeatureKindDef, Completion, CompiledTile } from './core/tiles.js';
 export {
   newGame,
   currentStep,

@@ -5,18 +5,21 @@
  * expansions' `order` numbers (never in the order the user listed them), and never lets one
  * expansion see another: interactions go through the shared state the hooks are handed.
  *
- * Hook order in one turn (docs/expansions/writing-an-expansion.md has the full story):
+ * Hook order (docs/expansions/writing-an-expansion.md has the full story). Set-up: every `setup`,
+ * the start tile, `afterPlace` with tile 0, the first draw. Then in each turn:
+ * 0. `turnStart`, before the draw of every turn after the first (not after the last tile);
  * 1. draw: a tile kind may be drawn only if every `canDraw` hook allows it;
  * 2. placement: a placement must match edges and pass every `placementError` hook;
- * 0. `turnStart`, before the draw of every turn after the first;
  * 3. `afterPlace`, once the tile lies and its features are merged;
  * 4. the deploy step: a follower on the game's or the expansions' deployable kinds, any move
- *    from `deployMoves`, or pass (skipped when nothing but passing is possible);
+ *    from `deployMoves`, or pass (skipped when nothing but passing is possible); an expansion's
+ *    move is applied by its `play`, which may pause the turn on its own steps;
  * 5. for each feature the tile completed: every `beforeScoring` hook (which may pause the turn
  *    for decisions of any player: the expansion's own steps, moves from `stepMoves`, applied by
  *    `play`), then the base game's scoring; then `afterScoring` with the list of those features
  *    and how many followers each held before scoring (it may pause the turn too);
- * 6. at the end, the base game's final scoring, then every `finalScoring` hook.
+ * 6. the turn ends; the next player's turn starts at 0.
+ * When the bag is empty: the base game's final scoring, then every `finalScoring` hook.
  */
 import type { Emit } from './events.js';
 import type { ScoringContext } from './game.js';
@@ -39,8 +42,8 @@ export interface CompletedFeature {
 
 /**
  * The context the turn hooks get: `rules`, the mutable `state` (change it in place; it is a
- * draft or a Simulator's own copy) and `emit`, the event sink (null in fast playouts: emit
- * nothing then).
+ * private copy, inside `applyMove` or a Simulator) and `emit`, the event sink (null in fast
+ * playouts: emit nothing then).
  */
 export type HookContext = ScoringContext;
 
@@ -97,7 +100,10 @@ export interface Expansion {
    * `state.tiles`. Also called for the start tile (index 0) when a game is set up.
    */
   afterPlace?(ctx: HookContext, tile: number): void;
-  /** At the start of every turn after the first, before the draw (the fairy's point). */
+  /**
+   * At the start of every turn after the first, before the draw (the fairy's point); not after
+   * the last tile, when no turn follows.
+   */
   turnStart?(ctx: HookContext): void;
   /**
    * Extra moves offered at the deploy step, next to deploying a follower and passing (a tower
@@ -128,7 +134,11 @@ export interface Expansion {
    * setting the expansion's next step, or `'done'` to let the turn go on.
    */
   play?(ctx: HookContext, move: ExpansionMove): 'wait' | 'done';
-  /** Once the bag is empty, after the base game's final scoring, before the winners are decided. */
+  /**
+   * Once the bag is empty, after the base game's final scoring, before the winners are decided.
+   * Also run by `projectedScores` on a copy (`emit` null), which may be an observation: the slice
+   * is then what `observe` left of it.
+   */
   finalScoring?(ctx: HookContext): void;
   /**
    * What a viewer (a player, or null for a spectator) may see of the slice, called by `observe`

@@ -10,8 +10,9 @@ import type { Rotation } from './types.js';
 import type { Ruleset } from './ruleset.js';
 
 /**
- * What scoring hooks are handed: the rules, the mutable state and the event sink. Expansions
- * see it as {@link HookContext}. @internal @expand
+ * What the scoring hooks of a base game and the hooks of an expansion are handed: the rules, the
+ * mutable state and the event sink. Expansions know it as `HookContext`. The state is a private
+ * copy being changed (inside `applyMove`, or a Simulator's own state): change it in place.
  */
 export interface ScoringContext {
   /** The compiled rules. */

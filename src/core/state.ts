@@ -156,7 +156,16 @@ export interface Flow {
   /** Index of the next hook to call. */
   hook: number;
   /** Features already scored this turn, with the followers they held before scoring. */
-  completed: { root: number; kind: string; tiles: number; followers: number[] }[];
+  completed: {
+    /** Root segment of the feature. */
+    root: number;
+    /** Its kind's name. */
+    kind: string;
+    /** Distinct tiles. */
+    tiles: number;
+    /** Followers per player on it just before it was scored. */
+    followers: number[];
+  }[];
 }
 
 /** The whole state of one game: plain JSON. Never mutate a state you did not create yourself. */

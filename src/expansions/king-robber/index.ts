@@ -6,7 +6,14 @@
  * Robber Baron"; the-castle.cs.txt, "Carcassonne Král & Zvěď".
  *
  * Events: `king-robber/king-taken` and `king-robber/robber-taken`, each
- * `{ player, from, tiles }` (`from` is the previous holder or -1).
+ * `{ player, from, tiles }`: `player` is the new holder, `from` the previous holder (-1 for
+ * none; equal to `player` when the holder completes a larger city and keeps it), `tiles` the new
+ * record. The holders' final points are `scored` events with reasons `king-robber/king` and
+ * `king-robber/robber` and `feature: null`.
+ *
+ * No options. Hook order 30 (`afterScoring` for the hand-overs, `finalScoring` for the points):
+ * after River (10), before Shrines (40). docs/expansions/king-robber.md maps each rule to its
+ * code and test.
  *
  * @example
  * ```ts
@@ -52,20 +59,27 @@ export const KING_ROBBER_TILES: readonly (readonly [id: string, count: number, s
 function handOver(ctx: HookContext, completed: readonly CompletedFeature[]): void {
   const slice = sliceOf<KingRobberState>(ctx.state, KING_ROBBER);
   const player = ctx.state.active; // whoever placed the completing tile
+  // The largest city and the longest road this tile completed: one tile may complete several,
+  // and the King goes to the largest at once (one hand-over, not one per city).
+  let city = 0;
+  let road = 0;
   for (const f of completed) {
     const scoring = ctx.rules.kindScoring[ctx.state.features.kind[f.root]!];
-    // Strictly larger than the largest completed so far; the first one is larger than nothing.
-    if (scoring === 'city' && f.tiles > slice.kingTiles) {
-      const from = slice.king;
-      slice.king = player;
-      slice.kingTiles = f.tiles;
-      emitExpansionEvent(ctx.emit, 'king-robber/king-taken', { player, from, tiles: f.tiles });
-    } else if (scoring === 'road' && f.tiles > slice.robberTiles) {
-      const from = slice.robber;
-      slice.robber = player;
-      slice.robberTiles = f.tiles;
-      emitExpansionEvent(ctx.emit, 'king-robber/robber-taken', { player, from, tiles: f.tiles });
-    }
+    if (scoring === 'city' && f.tiles > city) city = f.tiles;
+    else if (scoring === 'road' && f.tiles > road) road = f.tiles;
+  }
+  // Strictly larger than the largest completed so far; the first one is larger than nothing.
+  if (city > slice.kingTiles) {
+    const from = slice.king;
+    slice.king = player;
+    slice.kingTiles = city;
+    emitExpansionEvent(ctx.emit, 'king-robber/king-taken', { player, from, tiles: city });
+  }
+  if (road > slice.robberTiles) {
+    const from = slice.robber;
+    slice.robber = player;
+    slice.robberTiles = road;
+    emitExpansionEvent(ctx.emit, 'king-robber/robber-taken', { player, from, tiles: road });
   }
 }
 
