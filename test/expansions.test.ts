@@ -419,3 +419,11 @@ describe('replays and states with expansions', () => {
     expect(code(replay(opt2, makeReplay(opt1, g1.value)))).toBe('state/ruleset-mismatch');
   });
 });
+
+test('the ruleset id does not depend on the key order of an expansion\'s options (canonical JSON)', () => {
+  const make = (options: Record<string, unknown>): Expansion => ({ id: 'keyed', order: 95, options });
+  const a = createRuleset({ game: 'classic', expansions: [make({ a: 1, b: [{ y: 2, x: 1 }] })] });
+  const b = createRuleset({ game: 'classic', expansions: [make({ b: [{ x: 1, y: 2 }], a: 1 })] });
+  expect(a.ok && b.ok).toBe(true);
+  if (a.ok && b.ok) expect(a.value.id).toBe(b.value.id);
+});

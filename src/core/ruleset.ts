@@ -85,6 +85,17 @@ function hookList<K extends keyof CompiledHooks>(expansions: readonly Expansion[
   return out as unknown as CompiledHooks[K];
 }
 
+/** JSON with object keys sorted, so that equal options always give the same ruleset id. @internal */
+export function canonicalJson(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const rec = v as Record<string, unknown>;
+  return `{${Object.keys(rec)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(rec[k])}`)
+    .join(',')}}`;
+}
+
 /** Compiles a game module and expansions (validated, in hook order) into a Ruleset. @internal */
 export function compileRuleset(game: GameModule, expansions: readonly Expansion[]): Ruleset {
   const kinds = [...game.kinds, ...expansions.flatMap((e) => e.kinds ?? [])];
@@ -96,7 +107,7 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
   let start = game.start;
   for (const e of expansions) if (e.start !== undefined) start = e.start;
   const refs = expansions.map((e) => ({ id: e.id, options: e.options }));
-  const id = [game.game, ...refs.map((r) => (Object.keys(r.options).length === 0 ? r.id : `${r.id}${JSON.stringify(r.options)}`))].join('+');
+  const id = [game.game, ...refs.map((r) => (Object.keys(r.options).length === 0 ? r.id : `${r.id}${canonicalJson(r.options)}`))].join('+');
   return Object.freeze({
     id,
     options: { game: game.game, expansions: refs },
