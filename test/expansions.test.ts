@@ -300,9 +300,13 @@ describe('hooks: called in `order`, never in list order', () => {
     expect(legalMoves(rules, state).length).toBeGreaterThan(0);
   });
 
-  test('canDraw: a tile kind is drawn only when every expansion allows it (C held back while anything else is left: it comes last)', () => {
+  test('drawFilter: a tile kind is drawn only when every expansion allows it (C held back while anything else is left: it comes last)', () => {
     const last = plain('c-last', 10, {
-      canDraw: (_rules, state, tile) => tile.def.id !== 'C' || state.bag.every((n, i) => n === 0 || i === tile.index),
+      // Once per draw: hold C back while any other tile is left; no restriction (null) after that.
+      drawFilter: (rules, state) => {
+        const c = rules.tileIndex['C']!;
+        return state.bag.every((n, i) => n === 0 || i === c) ? null : (tile) => tile.def.id !== 'C';
+      },
     });
     const rules = rulesOf([last]);
     for (let i = 0; i < 5; i++) {

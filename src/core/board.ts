@@ -76,7 +76,7 @@ export function openIndex(open: readonly number[], key: number): number {
  * that classic games keep the tight loops below). @internal
  */
 export function placementFilter(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): ((key: number, r: number) => boolean) | null {
-  const hooks = rules.hooks.placementError;
+  const hooks = rules.hooks.placementByTile[tile.index]!;
   if (hooks.length === 0) return null;
   return (key, r) => {
     const x = keyX(key);

@@ -8,7 +8,7 @@
  * Hook order (docs/expansions/writing-an-expansion.md has the full story). Set-up: every `setup`,
  * the start tile, `afterPlace` with tile 0, the first draw. Then in each turn:
  * 0. `turnStart`, before the draw of every turn after the first (not after the last tile);
- * 1. draw: a tile kind may be drawn only if every `canDraw` hook allows it;
+ * 1. draw: a tile kind may be drawn only if every `drawFilter` predicate allows it;
  * 2. placement: a placement must match edges and pass every `placementError` hook;
  * 3. `afterPlace`, once the tile lies and its features are merged;
  * 4. the deploy step: a follower on the game's or the expansions' deployable kinds, any move
@@ -83,11 +83,18 @@ export interface Expansion {
    */
   setup?(rules: Ruleset, players: number): unknown;
   /**
-   * Whether a tile kind may be drawn now (every expansion's answer must be yes). Asked at every
-   * draw for each kind left in the bag; the draw then picks among the allowed copies with the
-   * seeded generator. It must allow at least one kind while the bag is not empty.
+   * Which tile kinds may be drawn now: called once per draw, it returns a predicate over tile
+   * kinds, or null when it holds nothing back (then the draw takes the fast path). A kind is
+   * drawable only if every expansion's predicate allows it (River: river tiles first, the lake
+   * last; null once the river is done).
    */
-  canDraw?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): boolean;
+  drawFilter?(rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null;
+  /**
+   * Which tile kinds `placementError` concerns (default: all). Placements of the others skip the
+   * hook entirely, which keeps the fast path for them (River: only river tiles; Shrines: only
+   * tiles with a cloister or a shrine).
+   */
+  placementTiles?(tile: TileDef): boolean;
   /**
    * Why the tile may not lie at `x, y` turned `rotation`, or null if it may. Asked only for
    * placements whose edges already match, when listing legal moves, checking a move and
@@ -152,8 +159,10 @@ export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
   readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
   readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
-  readonly canDraw: readonly NonNullable<Expansion['canDraw']>[];
+  readonly drawFilter: readonly NonNullable<Expansion['drawFilter']>[];
   readonly placementError: readonly NonNullable<Expansion['placementError']>[];
+  /** The `placementError` hooks that concern each tile kind, by tile index. */
+  readonly placementByTile: readonly (readonly NonNullable<Expansion['placementError']>[])[];
   readonly afterPlace: readonly NonNullable<Expansion['afterPlace']>[];
   readonly afterScoring: readonly NonNullable<Expansion['afterScoring']>[];
   readonly finalScoring: readonly NonNullable<Expansion['finalScoring']>[];

@@ -76,7 +76,7 @@ export interface Ruleset {
   readonly immer: Immer;
 }
 
-function hookList<K extends keyof CompiledHooks>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
+function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
   const out: unknown[] = [];
   for (const e of expansions) {
     const h = e[key];
@@ -117,8 +117,13 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
       turnStart: hookList(expansions, 'turnStart'),
       deployMoves: hookList(expansions, 'deployMoves'),
       beforeScoring: hookList(expansions, 'beforeScoring'),
-      canDraw: hookList(expansions, 'canDraw'),
+      drawFilter: hookList(expansions, 'drawFilter'),
       placementError: hookList(expansions, 'placementError'),
+      placementByTile: tiles.map((t) =>
+        expansions
+          .filter((e) => e.placementError !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
+          .map((e) => e.placementError!.bind(e)),
+      ),
       afterPlace: hookList(expansions, 'afterPlace'),
       afterScoring: hookList(expansions, 'afterScoring'),
       finalScoring: hookList(expansions, 'finalScoring'),

@@ -56,7 +56,7 @@ export interface TileDef {
 
 /**
  * A tile kind compiled for one ruleset: lookup tables per rotation. Expansion hooks that decide
- * about a tile (`canDraw`, `placementError`) are handed one. Read-only: it belongs to the
+ * about a tile (`drawFilter`, `placementError`) are handed one. Read-only: it belongs to the
  * ruleset and is shared by every game played with it, so never write to it (not even to the
  * typed arrays, whose elements TypeScript cannot mark read-only).
  */

@@ -152,7 +152,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     if (!fits(tile, state.demand[at]!, rotation)) {
       return meepleError('place/edge-mismatch', `tile ${step.tile} turned ${rotation} does not match its neighbours at ${x},${y}`);
     }
-    const hooks = rules.hooks.placementError;
+    const hooks = rules.hooks.placementByTile[tile.index]!;
     for (let i = 0; i < hooks.length; i++) {
       const why = hooks[i]!(rules, state, tile, x, y, rotation);
       if (why !== null) return meepleError('place/forbidden', `tile ${step.tile} turned ${rotation} may not lie at ${x},${y}: ${why}`);

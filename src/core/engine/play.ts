@@ -14,6 +14,7 @@ import type { Immutable } from '../types.js';
 import { touchedRoots } from '../board.js';
 import { featureRef, followersOn } from './scoring.js';
 import type { Expansion } from '../expansion.js';
+import type { CompiledTile } from '../tiles.js';
 import type { ExpansionMove } from '../state.js';
 import { cloneJson } from './clone.js';
 import { deepFreeze as deepFreezeJson } from './reconcile.js';
@@ -233,18 +234,18 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       return;
     }
     let k = 0;
-    if (rules.hooks.canDraw.length === 0) {
+    const filters = drawFilters(rules, s);
+    if (filters === null) {
       let r = randomBelow(s.rng, total);
       while (r >= bag[k]!) r -= bag[k++]!;
     } else {
-      // Expansions may hold tiles back (River: river tiles first, the lake last).
-      const eligible = drawable(rules, s);
+      // Expansions hold tiles back (River: river tiles first, the lake last).
       let n = 0;
-      for (let i = 0; i < bag.length; i++) if (eligible[i]) n += bag[i]!;
+      for (let i = 0; i < bag.length; i++) if (bag[i]! > 0 && mayDraw(filters, rules.tiles[i]!)) n += bag[i]!;
       if (n === 0) throw new Error('no tile may be drawn although the bag is not empty (an expansion draw rule is wrong)');
       let r = randomBelow(s.rng, n);
       for (;; k++) {
-        if (!eligible[k]) continue;
+        if (bag[k]! === 0 || !mayDraw(filters, rules.tiles[k]!)) continue;
         if (r < bag[k]!) break;
         r -= bag[k]!;
       }
@@ -262,10 +263,21 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
   }
 }
 
-/** Which tile kinds every expansion allows to be drawn now. @internal */
-export function drawable(rules: Ruleset, s: Immutable<GameView>): boolean[] {
-  const hooks = rules.hooks.canDraw;
-  return rules.tiles.map((t) => s.bag[t.index]! > 0 && hooks.every((h) => h(rules, s, t)));
+/** The expansions' draw predicates in force now, or null when none holds anything back. */
+function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTile) => boolean)[] | null {
+  const hooks = rules.hooks.drawFilter;
+  let out: ((tile: CompiledTile) => boolean)[] | null = null;
+  for (let i = 0; i < hooks.length; i++) {
+    const f = hooks[i]!(rules, s);
+    if (f !== null) (out ??= []).push(f);
+  }
+  return out;
+}
+
+/** Whether every predicate allows the tile kind. */
+function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[], tile: CompiledTile): boolean {
+  for (let i = 0; i < filters.length; i++) if (!filters[i]!(tile)) return false;
+  return true;
 }
 
 /** Final scoring, winners, game over. */

@@ -191,25 +191,35 @@ function riverSides(tile: CompiledTile, rotation: number): number[] {
   return out;
 }
 
+/** `riverSides` for every rotation, computed once per compiled tile (a cache owned by the caller). */
+function riverSidesCached(cache: WeakMap<CompiledTile, number[][]>, tile: CompiledTile, rotation: number): number[] {
+  let all = cache.get(tile);
+  if (all === undefined) {
+    all = [0, 1, 2, 3].map((r) => riverSides(tile, r));
+    cache.set(tile, all);
+  }
+  return all[rotation]!;
+}
+
 /** The turn from flowing towards `flow` to leaving by side `exit` (null: straight on). */
 function turnOf(flow: number, exit: number): RiverTurn | null {
   const d = (exit - flow + 4) % 4;
   return d === 1 ? 'right' : d === 3 ? 'left' : null;
 }
 
-/** The open end flowing into cell x,y, with its branch id, or null (the first one, if two meet there). */
-function endAt(slice: Immutable<RiverState>, x: number, y: number): (Immutable<RiverEnd> & { branch: string }) | null {
+/** The branch id of the open end flowing into cell x,y, or null (the first one, if two meet there). */
+function endAt(slice: Immutable<RiverState>, x: number, y: number): string | null {
   for (const branch in slice.ends) {
     const e = slice.ends[branch]!;
-    if (e.x === x && e.y === y) return { ...e, branch };
+    if (e.x === x && e.y === y) return branch;
   }
   return null;
 }
 
-/** Copies left in the bag of the tile kinds `ids`. */
-function left(rules: Ruleset, state: Immutable<GameView>, ids: readonly string[]): number {
+/** Copies left in the bag of the tile kinds at `indices`. */
+function left(state: Immutable<GameView>, indices: readonly number[]): number {
   let n = 0;
-  for (const id of ids) n += state.bag[rules.tileIndex[id]!]!;
+  for (let i = 0; i < indices.length; i++) n += state.bag[indices[i]!]!;
   return n;
 }
 
@@ -232,19 +242,44 @@ export function river(options?: RiverOptions): Expansion {
 
   // Draw order (digest: the river tiles are placed first, the lake last; River II: the fork
   // right after the spring): land tiles only when no river tile is left.
-  function canDraw(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): boolean {
-    switch (roles.get(tile.def.id)) {
-      case undefined:
-        return left(rules, state, drawnRiver) === 0;
-      case 'fork':
-        return true;
-      case 'course':
-        return left(rules, state, forks) === 0;
-      case 'lake':
-        return left(rules, state, notLakes) === 0;
-      case 'spring':
-        return false; // it is the start tile, never in the bag
+  // Tile indices of each group, per ruleset (the same module object may serve several rulesets,
+  // whose catalogues differ): a cache owned by this module object, not module-level state.
+  interface Groups {
+    drawnRiver: number[];
+    forks: number[];
+    notLakes: number[];
+    onlyForks: (tile: CompiledTile) => boolean;
+    onlyCourse: (tile: CompiledTile) => boolean;
+    onlyLakes: (tile: CompiledTile) => boolean;
+  }
+  const groups = new WeakMap<Ruleset, Groups>();
+  const only = (role: RiverRole) => (tile: CompiledTile): boolean => roles.get(tile.def.id) === role;
+  function groupsOf(rules: Ruleset): Groups {
+    let g = groups.get(rules);
+    if (g === undefined) {
+      const indices = (list: readonly string[]): number[] => list.map((id) => rules.tileIndex[id]!);
+      g = {
+        drawnRiver: indices(drawnRiver),
+        forks: indices(forks),
+        notLakes: indices(notLakes),
+        onlyForks: only('fork'),
+        onlyCourse: only('course'),
+        onlyLakes: only('lake'),
+      };
+      groups.set(rules, g);
     }
+    return g;
+  }
+
+  // Predicates for each phase of the draw, made once per ruleset (held in `groups` with the indices).
+  const sidesCache = new WeakMap<CompiledTile, number[][]>();
+
+  function drawFilter(rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null {
+    const g = groupsOf(rules);
+    if (left(state, g.drawnRiver) === 0) return null; // the river is done: land tiles as usual
+    if (left(state, g.forks) > 0) return g.onlyForks; // River II: the fork right after the spring
+    if (left(state, g.notLakes) > 0) return g.onlyCourse; // then the course tiles
+    return g.onlyLakes; // the lake (River II: the volcano lake) last
   }
 
   function placementError(
@@ -256,7 +291,7 @@ export function river(options?: RiverOptions): Expansion {
     rotation: Rotation,
   ): string | null {
     if (!roles.has(tile.def.id)) return null;
-    const sides = riverSides(tile, rotation);
+    const sides = riverSidesCached(sidesCache, tile, rotation);
     const key = cellKey(x, y);
     // Edge matching already puts water against water on every shared edge; count those edges.
     let facing = 0;
@@ -265,7 +300,9 @@ export function river(options?: RiverOptions): Expansion {
     if (facing === 0) return 'a river tile must continue the river at one of its open ends';
     // River II rule: the branches of the river may not be joined.
     if (facing > 1) return 'a river tile may not join two open ends of the river';
-    const end = endAt(sliceOf<Immutable<RiverState>>(state, RIVER), x, y);
+    const slice = sliceOf<Immutable<RiverState>>(state, RIVER);
+    const branch = endAt(slice, x, y);
+    const end = branch === null ? null : slice.ends[branch]!;
     if (end === null || end.turn === null) return null;
     // No U-turn (the-castle.cs.txt "žádné zpětné obrátky"; Hans im Glück: only immediate U-turns):
     // a curve may not turn the same way as the curve right before it on this branch.
@@ -283,13 +320,11 @@ export function river(options?: RiverOptions): Expansion {
     const slice = sliceOf<RiverState>(ctx.state, RIVER);
     const tile = ctx.rules.tiles[ctx.rules.tileIndex[placed.id]!]!;
     // The spring (laid at set-up) continues no end; every other river tile takes the one it meets.
-    const end = endAt(slice, placed.x, placed.y);
-    let branch: string | null = null;
+    let branch = endAt(slice, placed.x, placed.y);
     let flow = -1;
-    if (end !== null) {
-      branch = end.branch;
-      flow = SIDES.indexOf(end.flow);
-      delete slice.ends[end.branch];
+    if (branch !== null) {
+      flow = SIDES.indexOf(slice.ends[branch]!.flow);
+      delete slice.ends[branch];
     }
     const entry = flow < 0 ? -1 : (flow + 2) % 4;
     const key = cellKey(placed.x, placed.y);
@@ -312,7 +347,9 @@ export function river(options?: RiverOptions): Expansion {
     start: { tile: spring, rotation: 0 },
     validate: () => problem,
     setup: (): RiverState => ({ ends: {}, branches: 0 }),
-    canDraw,
+    drawFilter,
+    // The continuation and U-turn rules concern only river tiles.
+    placementTiles: (tile) => roles.has(tile.id),
     placementError,
     afterPlace,
   };

@@ -265,6 +265,8 @@ export function shrines(): Expansion {
       given.length === 0 || (given.length === 1 && given[0] === undefined)
         ? null
         : `shrines() takes no options, got ${given.map(showValue).join(', ')}`,
+    // The placement limits concern only tiles with a cloister or a shrine.
+    placementTiles: (tile) => tile.features.some((f) => f.kind === 'cloister' || f.kind === SHRINE_KIND.name),
     placementError,
     afterScoring: resolveChallenges,
   };
