@@ -431,3 +431,21 @@ test('the ruleset id does not depend on the key order of an expansion\'s options
   expect(a.ok && b.ok).toBe(true);
   if (a.ok && b.ok) expect(a.value.id).toBe(b.value.id);
 });
+
+test('players: 2 to 5 in classic, 6 where an expansion allows it (digest-classic "Material")', () => {
+  const six: Expansion = { id: 'six', order: 95, options: {}, maxPlayers: 6 };
+  const classic = createRuleset({ game: 'classic' });
+  const withSix = createRuleset({ game: 'classic', expansions: [six] });
+  if (!classic.ok || !withSix.ok) throw new Error('ruleset');
+  expect(classic.value.maxPlayers).toBe(5);
+  expect(withSix.value.maxPlayers).toBe(6);
+  const refused = newGame(classic.value, { players: 6, seed: 's' });
+  expect(refused.ok ? null : refused.error.code).toBe('options/players');
+  const game = newGame(withSix.value, { players: 6, seed: 's' });
+  if (!game.ok) throw new Error(game.error.message);
+  const sim = createSimulator(withSix.value, game.value);
+  if (!sim.ok) throw new Error(sim.error.message);
+  const scores = sim.value.playout(createRandomSource('six'));
+  expect(scores).toHaveLength(6);
+  expect(sim.value.state.supply).toHaveLength(6);
+});

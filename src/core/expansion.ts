@@ -59,6 +59,8 @@ export interface Expansion {
   readonly requires?: readonly string[];
   /** Ids of expansions this one cannot be combined with. */
   readonly conflictsWith?: readonly string[];
+  /** Most players this expansion allows, when more than the base game's (The Tower: 6). */
+  readonly maxPlayers?: number;
   /** Extra feature kinds. */
   readonly kinds?: readonly FeatureKindDef[];
   /** Kind names (its own or the game's) followers may be deployed on. */

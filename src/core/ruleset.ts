@@ -137,7 +137,8 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
     kindScoring: kinds.map((k) => k.scoring ?? k.name),
     kindNames: kinds.map((k) => k.name),
     minPlayers: game.minPlayers,
-    maxPlayers: game.maxPlayers,
+    // Classic: 2 to 5 players, 6 where an expansion allows it.
+    maxPlayers: Math.max(game.maxPlayers, ...expansions.map((e) => e.maxPlayers ?? 0)),
     followers: game.followers,
     tileCount: defs.reduce((n, t) => n + t.count, 0),
     immer: new Immer({ autoFreeze: true }),
