@@ -33,7 +33,7 @@ import {
   type Rotation,
   type TileDef,
 } from '../src/index.js';
-import { Scenario, classicRules, rigDraw } from './helpers.js';
+import { Scenario, classicRules, play, playLast, rigDraw, scoredOf, sortedScored, type Turn } from './helpers.js';
 
 const rules = classicRules();
 const DEFS: ReadonlyMap<string, TileDef> = new Map(tileDefs(rules).map((d) => [d.id, d]));
@@ -41,44 +41,11 @@ const DEFS: ReadonlyMap<string, TileDef> = new Map(tileDefs(rules).map((d) => [d
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** One turn: tile id, x, y, rotation, and the local feature to deploy on (omitted: pass). */
-type Turn = readonly [tile: string, x: number, y: number, rotation: Rotation, feature?: string];
-/** A `scored` event reduced to [player, points, feature kind, reason]. */
+// From test/helpers.ts: `Turn`, `play`, `playLast` (the last tile, then final scoring: digest,
+// "Game end"), `scoredOf` and `sortedScored`.
+
+/** A `scored` event reduced to [player, points, feature kind, reason], as the rows below write it. */
 type Scored = readonly [player: number, points: number, kind: string, reason: 'completed' | 'final' | 'farm'];
-
-function play(sc: Scenario, turns: readonly Turn[]): Scenario {
-  for (const [id, x, y, rotation, feature] of turns) sc.place(id, x, y, rotation, feature);
-  return sc;
-}
-
-/**
- * Plays `turn` as the last tile of the game: the draw is rigged as usual, then the bag is
- * emptied, so the turn ends with the final scoring (digest, "Game end": the game ends after the
- * last tile is placed and its completed features are scored).
- */
-function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
-  const s = rigDraw(rules, sc.state, id);
-  s.bag.fill(0);
-  sc.state = s;
-  const player = sc.player;
-  sc.play({ type: 'place', player, x, y, rotation });
-  if (sc.state.step.kind === 'deploy') {
-    sc.play(feature === undefined ? { type: 'pass', player } : { type: 'deploy', player, feature });
-  } else if (feature !== undefined) {
-    throw new Error(`no deploy step after placing ${id}`);
-  }
-  expect(sc.state.step.kind).toBe('game-over');
-  return sc;
-}
-
-function scoredOf(events: readonly GameEvent[]): Scored[] {
-  return events.flatMap((e): Scored[] => (e.type === 'scored' ? [[e.player, e.points, e.feature?.kind ?? e.reason, e.reason as Scored[3]]] : []));
-}
-
-/** Scored events in a canonical order: the rules say who scores what, not in which order. */
-function sorted(list: readonly Scored[]): Scored[] {
-  return [...list].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]));
-}
 
 function feature(state: Immutable<GameState>, query: FeatureQuery): FeatureInfo {
   const r = featureAt(rules, state, query);
@@ -418,7 +385,7 @@ describe('classic deployment', () => {
     expect(legalMoves(rules, sc.state).map((m) => (m.type === 'deploy' ? m.feature : m.type))).toEqual(['c1', 'c2', 'f1', 'pass']);
     sc.play({ type: 'deploy', player: 0, feature: 'c1' });
     sc.place('E', 1, 1, 3, 'c1');
-    expect(sorted(scoredOf(sc.events))).toEqual([[1, 4, 'city', 'completed']]);
+    expect(sortedScored(scoredOf(sc.events))).toEqual([[1, 4, 'city', 'completed']]);
     expect(sc.state.scores).toEqual([0, 4]);
     expect(sc.state.supply).toEqual([6, 7]);
     const c1 = feature(sc.state, { x: 0, y: 1, feature: 'c1' });
@@ -472,7 +439,7 @@ describe('classic deployment', () => {
     // follower was just put on)". H@0 above D: its south cap c2 closes D's cap (2 tiles: 4);
     // its north cap c1 is a separate, open city.
     const sc = play(new Scenario(rules), [['H', 0, -1, 0, 'c2']]);
-    expect(sorted(scoredOf(sc.events))).toEqual([[0, 4, 'city', 'completed']]);
+    expect(sortedScored(scoredOf(sc.events))).toEqual([[0, 4, 'city', 'completed']]);
     expect(sc.state.supply).toEqual([7, 7]);
     expect(sc.state.followers).toEqual([]);
     const order = sc.events.map((e) => e.type).filter((t) => t !== 'tile-drawn');
@@ -910,7 +877,7 @@ describe('classic scoring', () => {
       if (row.projected !== undefined) expect(projectedScores(rules, sc.state)).toEqual(row.projected);
       playLast(sc, row.last);
     }
-    expect(sorted(scoredOf(sc.events))).toEqual(sorted(row.scored));
+    expect(sortedScored(scoredOf(sc.events))).toEqual(sortedScored(row.scored));
     expect(sc.state.scores).toEqual(row.scores);
     expect(sc.state.supply).toEqual(row.supply);
     // Followers are conserved: supply + on the board = 7 each.

@@ -6,48 +6,23 @@
  * ../shared exists in CI. Locally, when it is missing and CI is not set, the checks are skipped
  * with a message; with CI set a missing reference is a failure, never a silent skip.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { newGame, tileDefs, type TileDef } from '../src/index.js';
 import { classicRules } from './helpers.js';
+import {
+  REFERENCE,
+  expectFeaturesMatch,
+  expectPortsOwnedOnce,
+  loadReferenceSet,
+  referencePresent,
+  skipReferenceChecks,
+  sortedIds,
+  testReferencePresentInCI,
+  type RefSet,
+  type RefTile,
+} from './reference.js';
 
-const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
-const present = existsSync(REFERENCE);
-const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
-
-/** The parts of the reference schema (classic-tiles/1) this test reads. */
-interface RefFeature {
-  readonly id: string;
-  readonly type: string;
-  readonly ports: readonly string[];
-  readonly pennants?: number;
-  readonly adj_cities?: readonly string[];
-}
-interface RefTile {
-  readonly id: string;
-  readonly letter?: string;
-  readonly count: number;
-  readonly includes_start_tile?: number;
-  readonly features: readonly RefFeature[];
-  readonly symbols: readonly string[];
-}
-interface RefSet {
-  readonly key: string;
-  readonly expected_total: number;
-  readonly total: number;
-  readonly distinct: number;
-  readonly tiles: readonly RefTile[];
-}
-
-function loadBase(): RefSet {
-  const json = JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] };
-  const base = json.sets.find((s) => s.key === 'base');
-  if (base === undefined) throw new Error(`${REFERENCE} has no set with key "base"`);
-  return base;
-}
-
-const base: RefSet | null = present ? loadBase() : null;
+const base: RefSet | null = referencePresent ? loadReferenceSet('base') : null;
 const rules = classicRules();
 const ours: readonly TileDef[] = tileDefs(rules);
 
@@ -58,20 +33,14 @@ function refTile(id: string): RefTile {
   return t;
 }
 
-const sortedIds = (xs: readonly string[]): string[] => [...xs].sort();
-
-if (!present && !inCI) {
-  console.warn(`classic-tiles.test.ts: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
-}
+const skipReference = skipReferenceChecks('classic-tiles.test.ts');
 
 describe('classic tiles: the reference file', () => {
   // In CI (env CI set) the reference must exist: a missing file fails here instead of skipping.
-  test.runIf(inCI)('the reference ../shared/reference/classic-tiles.json is present in CI', () => {
-    expect(present, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
-  });
+  testReferencePresentInCI();
 });
 
-describe.skipIf(!present && !inCI)('classic tiles: our table against ../shared/reference/classic-tiles.json (base set)', () => {
+describe.skipIf(skipReference)('classic tiles: our table against ../shared/reference/classic-tiles.json (base set)', () => {
   test('tiles: the same 24 tiles A..X (reference ids BASE-A..BASE-X, letter field)', () => {
     expect(base, `missing ${REFERENCE}`).not.toBeNull();
     const b = base!;
@@ -103,19 +72,9 @@ describe.skipIf(!present && !inCI)('classic tiles: our table against ../shared/r
 
   test.each(ours.map((t) => [t.id, t] as const))('tiles: %s has the reference features (id, type, ports, pennants, adjacent cities)', (id, tile) => {
     expect(base, `missing ${REFERENCE}`).not.toBeNull();
-    const ref = refTile(id);
-    expect(sortedIds(tile.features.map((f) => f.id))).toEqual(sortedIds(ref.features.map((f) => f.id)));
-    for (const rf of ref.features) {
-      const f = tile.features.find((x) => x.id === rf.id)!;
-      expect(f.kind, `${id} ${rf.id} type`).toBe(rf.type);
-      expect(sortedIds(f.ports), `${id} ${rf.id} ports`).toEqual(sortedIds(rf.ports));
-      expect(f.pennants, `${id} ${rf.id} pennants`).toBe(rf.pennants ?? 0);
-      expect(sortedIds(f.adjacent), `${id} ${rf.id} adjacent cities`).toEqual(sortedIds(rf.adj_cities ?? []));
-    }
+    expectFeaturesMatch(tile, refTile(id));
     // Every one of the 12 ports is owned by exactly one feature.
-    const ports = tile.features.flatMap((f) => f.ports);
-    expect(ports.length).toBe(12);
-    expect(new Set(ports).size).toBe(12);
+    expectPortsOwnedOnce(tile);
   });
 
   test('tiles: 6 cloister tiles and 10 pennants in the set, as the reference checks say', () => {

@@ -89,3 +89,45 @@ export class Scenario {
     return this;
   }
 }
+
+/** One turn: tile id, x, y, rotation, and the local feature to deploy on (omitted: pass). */
+export type Turn = readonly [tile: string, x: number, y: number, rotation: Rotation, feature?: string];
+
+/** A `scored` event reduced to [player, points, feature kind (the reason when no feature), reason]. */
+export type Scored = readonly [player: number, points: number, kind: string, reason: string];
+
+/** Plays `turns` in order with `Scenario.place` (rigged draws). */
+export function play(sc: Scenario, turns: readonly Turn[]): Scenario {
+  for (const [id, x, y, rotation, feature] of turns) sc.place(id, x, y, rotation, feature);
+  return sc;
+}
+
+/**
+ * Plays `turn` as the last tile of the game: the draw is rigged as usual, then the bag is
+ * emptied, so the turn ends with the final scoring (the game ends after the last tile is placed
+ * and its completed features are scored).
+ */
+export function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
+  const s = rigDraw(sc.rules, sc.state, id);
+  s.bag.fill(0);
+  sc.state = s;
+  const player = sc.player;
+  sc.play({ type: 'place', player, x, y, rotation });
+  if (sc.state.step.kind === 'deploy') {
+    sc.play(feature === undefined ? { type: 'pass', player } : { type: 'deploy', player, feature });
+  } else if (feature !== undefined) {
+    throw new Error(`no deploy step after placing ${id}`);
+  }
+  expect(sc.state.step.kind).toBe('game-over');
+  return sc;
+}
+
+/** The `scored` events among `events`, as `Scored` tuples. */
+export function scoredOf(events: readonly GameEvent[]): Scored[] {
+  return events.flatMap((e): Scored[] => (e.type === 'scored' ? [[e.player, e.points, e.feature?.kind ?? e.reason, e.reason]] : []));
+}
+
+/** Scored tuples in a canonical order (player, points, kind, reason): the rules say who scores what, not in which order. */
+export function sortedScored(list: readonly Scored[]): Scored[] {
+  return [...list].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]));
+}

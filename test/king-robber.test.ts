@@ -19,8 +19,6 @@
  * turned r quarter turns clockwise (printed side s goes to side s + r). Players alternate 0, 1,
  * 0, 1, ...; the draw is rigged (test/helpers.ts `Scenario`).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
   createRandomSource,
@@ -33,12 +31,12 @@ import {
   tileDefs,
   type FeatureInfo,
   type GameEvent,
-  type Rotation,
   type Ruleset,
   type TileDef,
 } from '../src/index.js';
 import { KING_ROBBER, KING_ROBBER_TILES, kingRobber, type KingRobberState } from '../src/expansions/king-robber/index.js';
-import { Scenario, rigDraw } from './helpers.js';
+import { Scenario, play, playLast, rigDraw, scoredOf, sortedScored, type Turn } from './helpers.js';
+import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet, skipReferenceChecks, sortedIds } from './reference.js';
 
 function kingRobberRules(): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [kingRobber()] });
@@ -51,31 +49,8 @@ const rules = kingRobberRules();
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** One turn: tile id, x, y, rotation, and the local feature to deploy on (omitted: pass). */
-type Turn = readonly [tile: string, x: number, y: number, rotation: Rotation, feature?: string];
 /** A King or Robber Baron event reduced to [type, player, from, tiles]. */
 type Taken = readonly [type: 'king' | 'robber', player: number, from: number, tiles: number];
-/** A `scored` event reduced to [player, points, feature kind or reason, reason]. */
-type Scored = readonly [player: number, points: number, what: string, reason: string];
-
-function play(sc: Scenario, turns: readonly Turn[]): Scenario {
-  for (const [id, x, y, rotation, feature] of turns) sc.place(id, x, y, rotation, feature);
-  return sc;
-}
-
-/** Plays `turn` as the last tile of the game (the bag is emptied first), so final scoring follows. */
-function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
-  const s = rigDraw(rules, sc.state, id);
-  s.bag.fill(0);
-  sc.state = s;
-  const player = sc.player;
-  sc.play({ type: 'place', player, x, y, rotation });
-  if (sc.state.step.kind === 'deploy') {
-    sc.play(feature === undefined ? { type: 'pass', player } : { type: 'deploy', player, feature });
-  }
-  expect(sc.state.step.kind).toBe('game-over');
-  return sc;
-}
 
 function takenOf(events: readonly GameEvent[]): Taken[] {
   const out: Taken[] = [];
@@ -86,14 +61,6 @@ function takenOf(events: readonly GameEvent[]): Taken[] {
     }
   }
   return out;
-}
-
-function scoredOf(events: readonly GameEvent[]): Scored[] {
-  return events.flatMap((e): Scored[] => (e.type === 'scored' ? [[e.player, e.points, e.feature?.kind ?? e.reason, e.reason]] : []));
-}
-
-function sorted(list: readonly Scored[]): Scored[] {
-  return [...list].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]));
 }
 
 function slice(sc: Scenario): KingRobberState {
@@ -477,8 +444,8 @@ describe('king-robber: the tiles', () => {
     // P1 closes c1 (E@1 + KR-05 + E@3: 3 tiles, not larger than 3): the King stays with P1.
     playLast(sc, ['E', 1, -1, 3]);
     expect(takenOf(sc.events)).toEqual([['king', 1, -1, 3]]);
-    expect(sorted(scoredOf(sc.events))).toEqual(
-      sorted([
+    expect(sortedScored(scoredOf(sc.events))).toEqual(
+      sortedScored([
         [0, 6, 'field', 'farm'], // f1 touches both completed cities
         [1, 2, 'king-robber/king', 'king-robber/king'], // 2 completed cities
       ]),
@@ -490,76 +457,28 @@ describe('king-robber: the tiles', () => {
 // ---------------------------------------------------------------------------------------------
 // The tiles against the reference
 
-const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
-const present = existsSync(REFERENCE);
-const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
-
-/** The parts of the reference schema (classic-tiles/1) this test reads. */
-interface RefFeature {
-  readonly id: string;
-  readonly type: string;
-  readonly ports: readonly string[];
-  readonly pennants?: number;
-  readonly adj_cities?: readonly string[];
-  readonly inner_only?: boolean;
-}
-interface RefTile {
-  readonly id: string;
-  readonly count: number;
-  readonly features: readonly RefFeature[];
-}
-interface RefSet {
-  readonly key: string;
-  readonly expected_total: number;
-  readonly total: number;
-  readonly distinct: number;
-  readonly tiles: readonly RefTile[];
-}
-
-function loadSet(): RefSet {
-  const json = JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] };
-  const set = json.sets.find((s) => s.key === 'king_robber');
-  if (set === undefined) throw new Error(`${REFERENCE} has no set with key "king_robber"`);
-  return set;
-}
-
-if (!present && !inCI) {
-  console.warn(`king-robber.test.ts: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
-}
-
-const sortedIds = (xs: readonly string[]): string[] => [...xs].sort();
+const skipReference = skipReferenceChecks('king-robber.test.ts');
 const ours: readonly TileDef[] = tileDefs(rules).filter((d) => d.id.startsWith('KR-'));
 
-describe.skipIf(!present && !inCI)('king-robber tiles: our table against ../shared/reference/classic-tiles.json (set "king_robber")', () => {
+describe.skipIf(skipReference)('king-robber tiles: our table against ../shared/reference/classic-tiles.json (set "king_robber")', () => {
   test('tiles: the same 5 tiles KR-01..KR-05, one of each', () => {
-    expect(present, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
-    const set = loadSet();
+    const set = loadReferenceSet('king_robber');
     expect([set.expected_total, set.total, set.distinct]).toEqual([5, 5, 5]);
     expect(sortedIds(set.tiles.map((t) => t.id))).toEqual(sortedIds(ours.map((t) => t.id)));
     for (const t of ours) expect(t.count, t.id).toBe(set.tiles.find((r) => r.id === t.id)!.count);
   });
 
   test.each(ours.map((t) => [t.id, t] as const))('tiles: %s has the reference features (id, kind, ports, pennants, adjacent cities)', (id, tile) => {
-    expect(present, `missing ${REFERENCE}`).toBe(true);
-    const ref = loadSet().tiles.find((t) => t.id === id)!;
-    expect(sortedIds(tile.features.map((f) => f.id))).toEqual(sortedIds(ref.features.map((f) => f.id)));
-    for (const rf of ref.features) {
-      const f = tile.features.find((x) => x.id === rf.id)!;
-      expect(f.kind, `${id} ${rf.id} kind`).toBe(rf.type);
-      expect(sortedIds(f.ports), `${id} ${rf.id} ports`).toEqual(sortedIds(rf.ports));
-      expect(f.pennants, `${id} ${rf.id} pennants`).toBe(rf.pennants ?? 0);
-      expect(sortedIds(f.adjacent), `${id} ${rf.id} adjacent cities`).toEqual(sortedIds(rf.adj_cities ?? []));
+    const ref = loadReferenceSet('king_robber').tiles.find((t) => t.id === id)!;
+    expectFeaturesMatch(tile, ref, (f, rf) => {
       // Inner fields (KR-05) own no port: they touch no edge of the tile.
       if (rf.inner_only === true) expect(f.ports, `${id} ${rf.id} is inner`).toEqual([]);
-    }
-    const ports = tile.features.flatMap((f) => f.ports);
-    expect(ports.length).toBe(12);
-    expect(new Set(ports).size).toBe(12);
+    });
+    expectPortsOwnedOnce(tile);
   });
 
   test('tiles: KR-05 is the only tile with inner fields, and both touch both of its cities', () => {
-    expect(present, `missing ${REFERENCE}`).toBe(true);
-    const inner = loadSet().tiles.flatMap((t) => t.features.filter((f) => f.inner_only === true).map((f) => `${t.id}/${f.id}`));
+    const inner = loadReferenceSet('king_robber').tiles.flatMap((t) => t.features.filter((f) => f.inner_only === true).map((f) => `${t.id}/${f.id}`));
     expect(inner).toEqual(['KR-05/f1', 'KR-05/f2']);
     const kr05 = ours.find((t) => t.id === 'KR-05')!;
     for (const id of ['f1', 'f2']) {

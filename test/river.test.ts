@@ -19,8 +19,6 @@
  * Tiles are named by their reference ids (R1-xx, R2-xx) and drawn with `Scenario`
  * (test/helpers.ts), which rigs each draw; the draw that follows a move is the real one.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
   applyMove,
@@ -51,6 +49,7 @@ import {
   type RiverState,
 } from '../src/expansions/river/index.js';
 import { Scenario, rigDraw } from './helpers.js';
+import { REFERENCE, expectFeaturesMatch, referencePresent, referenceSets, skipReferenceChecks, type RefSet } from './reference.js';
 
 function riverRules(set: RiverSet): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [river({ set })] });
@@ -400,38 +399,11 @@ describe('river: options', () => {
 // ---------------------------------------------------------------------------------------------
 // The tile tables against the reference (like classic-tiles.test.ts for the base set).
 
-const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
-const present = existsSync(REFERENCE);
-const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
+const refSets: ReadonlyMap<string, RefSet> = referencePresent ? referenceSets() : new Map();
 
-interface RefFeature {
-  readonly id: string;
-  readonly type: string;
-  readonly ports: readonly string[];
-  readonly pennants?: number;
-  readonly adj_cities?: readonly string[];
-}
-interface RefTile {
-  readonly id: string;
-  readonly count: number;
-  readonly river_role?: string;
-  readonly features: readonly RefFeature[];
-}
-interface RefSet {
-  readonly key: string;
-  readonly total: number;
-  readonly tiles: readonly RefTile[];
-}
+const skipReference = skipReferenceChecks('river.test.ts');
 
-const refSets: ReadonlyMap<string, RefSet> = present
-  ? new Map((JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] }).sets.map((s) => [s.key, s]))
-  : new Map();
-
-if (!present && !inCI) console.warn(`river.test.ts: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
-
-const sorted = (xs: readonly string[]): string[] => [...xs].sort();
-
-describe.skipIf(!present && !inCI)('river tiles: our tables against ../shared/reference/classic-tiles.json (sets river1, river2)', () => {
+describe.skipIf(skipReference)('river tiles: our tables against ../shared/reference/classic-tiles.json (sets river1, river2)', () => {
   const tables = [
     ['river1', RIVER_I_TILES, 'I'],
     ['river2', RIVER_II_TILES, 'II'],
@@ -460,14 +432,7 @@ describe.skipIf(!present && !inCI)('river tiles: our tables against ../shared/re
   test.each(defs)('tiles: %s has the reference features (id, type, ports, pennants, adjacent cities)', (id, tile) => {
     const ref = refSets.get(id.startsWith('R1-') ? 'river1' : 'river2')!.tiles.find((t) => t.id === id);
     expect(ref, `reference has no tile ${id}`).toBeDefined();
-    expect(sorted(tile.features.map((f) => f.id))).toEqual(sorted(ref!.features.map((f) => f.id)));
-    for (const rf of ref!.features) {
-      const f = tile.features.find((x) => x.id === rf.id)!;
-      expect(f.kind, `${id} ${rf.id} type`).toBe(rf.type);
-      expect(sorted(f.ports), `${id} ${rf.id} ports`).toEqual(sorted(rf.ports));
-      expect(f.pennants, `${id} ${rf.id} pennants`).toBe(rf.pennants ?? 0);
-      expect(sorted(f.adjacent), `${id} ${rf.id} adjacent cities`).toEqual(sorted(rf.adj_cities ?? []));
-    }
+    expectFeaturesMatch(tile, ref!);
     const ports = tile.features.flatMap((f) => f.ports);
     expect(new Set(ports).size).toBe(12);
   });

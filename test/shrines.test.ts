@@ -11,8 +11,6 @@
  * `Scenario`). Tiles used: SH-01 (shrine, fields all round), SH-03 (shrine, road south ends at
  * it), B (cloister, fields all round): the shrine's local id is `h1`, the cloister's `m1`.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
   createRandomSource,
@@ -29,7 +27,8 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { challenges, shrines, SHRINE_TILES, type ChallengeEvent } from '../src/expansions/shrines/index.js';
-import { rigDraw, Scenario } from './helpers.js';
+import { play, playLast, rigDraw, Scenario, scoredOf, type Scored, type Turn } from './helpers.js';
+import { expectFeaturesMatch, loadReferenceSet, skipReferenceChecks } from './reference.js';
 
 function shrineRules(): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [shrines()] });
@@ -38,32 +37,6 @@ function shrineRules(): Ruleset {
 }
 
 const rules = shrineRules();
-
-/** One turn: tile id, x, y, rotation, and the local feature to deploy on (omitted: pass). */
-type Turn = readonly [tile: string, x: number, y: number, rotation: Rotation, feature?: string];
-/** A `scored` event reduced to [player, points, feature kind, reason]. */
-type Scored = readonly [player: number, points: number, kind: string, reason: string];
-
-function play(turns: readonly Turn[], sc = new Scenario(rules)): Scenario {
-  for (const [id, x, y, rotation, feature] of turns) sc.place(id, x, y, rotation, feature);
-  return sc;
-}
-
-/** Plays `turn` as the last tile of the game (the bag is emptied first), so final scoring follows. */
-function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
-  const s = rigDraw(rules, sc.state, id);
-  s.bag.fill(0);
-  sc.state = s;
-  const player = sc.player;
-  sc.play({ type: 'place', player, x, y, rotation });
-  if (sc.state.step.kind === 'deploy') sc.play(feature === undefined ? { type: 'pass', player } : { type: 'deploy', player, feature });
-  expect(sc.state.step.kind).toBe('game-over');
-  return sc;
-}
-
-function scoredOf(events: readonly GameEvent[]): Scored[] {
-  return events.flatMap((e): Scored[] => (e.type === 'scored' ? [[e.player, e.points, e.feature?.kind ?? e.reason, e.reason]] : []));
-}
 
 function challengeEvents(events: readonly GameEvent[]): ChallengeEvent[] {
   return events.filter((e): e is ChallengeEvent & GameEvent => e.type.startsWith('shrines/')) as ChallengeEvent[];
@@ -137,51 +110,19 @@ describe('shrines: material and options', () => {
 // ---------------------------------------------------------------------------------------------
 // The tile table against the reference
 
-const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
-const present = existsSync(REFERENCE);
-const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
-if (!present && !inCI) console.warn(`shrines.test.ts: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
+const skipReference = skipReferenceChecks('shrines.test.ts');
 
-interface RefFeature {
-  readonly id: string;
-  readonly type: string;
-  readonly ports: readonly string[];
-  readonly pennants?: number;
-  readonly adj_cities?: readonly string[];
-}
-interface RefSet {
-  readonly key: string;
-  readonly expected_total: number;
-  readonly tiles: readonly { readonly id: string; readonly count: number; readonly features: readonly RefFeature[] }[];
-}
-
-describe.skipIf(!present && !inCI)('shrines: our tile table against ../shared/reference/classic-tiles.json (set "shrines")', () => {
-  const sorted = (xs: readonly string[]): string[] => [...xs].sort();
-  const ref = (): RefSet => {
-    expect(present, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
-    const json = JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] };
-    const set = json.sets.find((s) => s.key === 'shrines');
-    if (set === undefined) throw new Error('reference has no set "shrines"');
-    return set;
-  };
-
+describe.skipIf(skipReference)('shrines: our tile table against ../shared/reference/classic-tiles.json (set "shrines")', () => {
   test('tiles: the same 5 tiles SH-01..SH-05, one copy each', () => {
-    const set = ref();
+    const set = loadReferenceSet('shrines');
     expect(set.expected_total).toBe(5);
     expect(set.tiles.map((t) => [t.id, t.count])).toEqual(SHRINE_TILES.map(([id, count]) => [id, count]));
   });
 
   test.each(SHRINE_TILES.map(([id]) => [id] as const))('tiles: %s has the reference features (id, type, ports, adjacent cities)', (id) => {
-    const refTile = ref().tiles.find((t) => t.id === id)!;
+    const refTile = loadReferenceSet('shrines').tiles.find((t) => t.id === id)!;
     const ours = tileDefs(rules).find((t) => t.id === id)!;
-    expect(sorted(ours.features.map((f) => f.id))).toEqual(sorted(refTile.features.map((f) => f.id)));
-    for (const rf of refTile.features) {
-      const f = ours.features.find((x) => x.id === rf.id)!;
-      expect(f.kind, `${id} ${rf.id} type`).toBe(rf.type);
-      expect(sorted(f.ports), `${id} ${rf.id} ports`).toEqual(sorted(rf.ports));
-      expect(f.pennants, `${id} ${rf.id} pennants`).toBe(rf.pennants ?? 0);
-      expect(sorted(f.adjacent), `${id} ${rf.id} adjacent cities`).toEqual(sorted(rf.adj_cities ?? []));
-    }
+    expectFeaturesMatch(ours, refTile);
   });
 });
 
@@ -277,7 +218,7 @@ const placementRows: readonly PlacementRow[] = [
 
 describe('shrines: placement', () => {
   test.each(placementRows.map((r) => [r.name, r] as const))('%s', (_name, row) => {
-    const s = rigDraw(rules, play(row.turns).state, row.tile);
+    const s = rigDraw(rules, play(new Scenario(rules), row.turns).state, row.tile);
     const [x, y, rotation] = row.at;
     const move = { type: 'place', player: s.step.kind === 'place-tile' ? s.step.player : -1, x, y, rotation } as const;
     const why = whyIllegal(rules, s, move);
@@ -480,7 +421,7 @@ const scoringRows: readonly ScoringRow[] = [
 
 describe('shrines: scoring and challenges', () => {
   test.each(scoringRows.map((r) => [r.name, r] as const))('%s', (_name, row) => {
-    const sc = play(row.turns);
+    const sc = play(new Scenario(rules), row.turns);
     if (row.last !== undefined) playLast(sc, row.last);
     const sortScored = (l: readonly Scored[]): Scored[] => [...l].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2].localeCompare(b[2]));
     expect(sortScored(scoredOf(sc.events))).toEqual(sortScored(row.scored));
@@ -491,7 +432,7 @@ describe('shrines: scoring and challenges', () => {
   });
 
   test('challenge: a heretic put on a shrine next to an occupied cloister starts a challenge; a pass starts none (digest "Challenge"; original "Umístění družiníka jako kacíře")', () => {
-    const before = play([['B', 0, 1, 0, 'm1']]);
+    const before = play(new Scenario(rules), [['B', 0, 1, 0, 'm1']]);
     before.state = rigDraw(rules, before.state, 'SH-01');
     before.play({ type: 'place', player: 1, x: 1, y: 1, rotation: 0 });
     expect(challenges(rules, before.state)).toEqual([]);
@@ -502,7 +443,7 @@ describe('shrines: scoring and challenges', () => {
     before.play({ type: 'deploy', player: 1, feature: 'h1' });
     expect(challenges(rules, before.state)).toEqual([{ shrine: SHRINE_11, cloister: CLOISTER_01, heretics: [1], monks: [0] }]);
     // And it is decided by whichever is completed first: here the cloister.
-    play([...RING_WEST, CLOSE_WEST], before);
+    play(before, [...RING_WEST, CLOSE_WEST]);
     expect(challengeEvents(before.events).map((e) => [e.type, e.feature.kind])).toEqual([
       ['shrines/challenge-won', 'cloister'],
       ['shrines/challenge-lost', 'shrine'],
@@ -512,7 +453,7 @@ describe('shrines: scoring and challenges', () => {
   test('challenge: a monk put on a cloister next to an occupied shrine starts a challenge, even against one\'s own heretic (digest "Challenge"; original "Analogicky platí ..." and "je možné o vliv bojovat i s vlastním mnichem")', () => {
     // Player 0's heretic on SH-01(0,1); player 1 lays U; player 0 puts a monk on B(1,1) against
     // their own heretic.
-    const sc = play([
+    const sc = play(new Scenario(rules), [
       ['SH-01', 0, 1, 0, 'h1'],
       ['U', -1, 0, 0],
     ]);
@@ -520,16 +461,13 @@ describe('shrines: scoring and challenges', () => {
     sc.place('B', 1, 1, 0, 'm1');
     expect(challenges(rules, sc.state)).toEqual([{ shrine: SHRINE_01, cloister: CLOISTER_11, heretics: [0], monks: [0] }]);
     // Fill the rest of the shrine's ring (U@0 at -1,0 is already there): the shrine wins.
-    play(
-      [
-        ['U', 1, 0, 0],
-        ['V', -1, 1, 0],
-        ['V', -1, 2, 1],
-        ['E', 0, 2, 2],
-        CLOSE_WEST,
-      ],
-      sc,
-    );
+    play(sc, [
+      ['U', 1, 0, 0],
+      ['V', -1, 1, 0],
+      ['V', -1, 2, 1],
+      ['E', 0, 2, 2],
+      CLOSE_WEST,
+    ]);
     expect(challengeEvents(sc.events)).toEqual([
       { type: 'shrines/challenge-won', feature: SHRINE_01, players: [0], against: CLOISTER_11 },
       { type: 'shrines/challenge-lost', feature: CLOISTER_11, players: [0], against: SHRINE_01 },

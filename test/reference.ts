@@ -1,0 +1,106 @@
+/**
+ * The project's tile reference ../shared/reference/classic-tiles.json, for the tests that check
+ * our tile tables against it (classic-tiles, king-robber, river and shrines, one set each).
+ *
+ * ../shared exists in CI. Locally, when it is missing and CI is not set, those checks are skipped
+ * with a message (`skipReferenceChecks`); with CI set a missing reference is a failure, never a
+ * silent skip (`referenceSets` asserts that the file is there).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import type { TileDef, TileFeatureDef } from '../src/index.js';
+
+export const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
+export const referencePresent = existsSync(REFERENCE);
+export const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
+
+/** The parts of the reference schema (classic-tiles/1) the tests read. */
+export interface RefFeature {
+  readonly id: string;
+  readonly type: string;
+  readonly ports: readonly string[];
+  readonly pennants?: number;
+  readonly adj_cities?: readonly string[];
+  /** An inner field (KR-05): it touches no edge of the tile. */
+  readonly inner_only?: boolean;
+}
+export interface RefTile {
+  readonly id: string;
+  /** Base set only: our tile id ('BASE-D' has letter 'D'). */
+  readonly letter?: string;
+  readonly count: number;
+  /** Base set only: 1 on the tile whose count includes the start tile. */
+  readonly includes_start_tile?: number;
+  /** River sets only: spring, fork or lake (course tiles have none). */
+  readonly river_role?: string;
+  readonly features: readonly RefFeature[];
+  readonly symbols: readonly string[];
+}
+export interface RefSet {
+  readonly key: string;
+  readonly expected_total: number;
+  readonly total: number;
+  readonly distinct: number;
+  readonly tiles: readonly RefTile[];
+}
+
+let sets: ReadonlyMap<string, RefSet> | undefined;
+
+/** Every set of the reference, by key. Fails (an assertion) when the reference is missing. */
+export function referenceSets(): ReadonlyMap<string, RefSet> {
+  expect(referencePresent, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
+  sets ??= new Map((JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] }).sets.map((s) => [s.key, s]));
+  return sets;
+}
+
+/** The reference set `key` ("base", "river1", ...). Fails when the reference or the set is missing. */
+export function loadReferenceSet(key: string): RefSet {
+  const set = referenceSets().get(key);
+  if (set === undefined) throw new Error(`${REFERENCE} has no set with key "${key}"`);
+  return set;
+}
+
+/**
+ * Whether the reference checks of test file `file` are to be skipped: the reference is missing
+ * and CI is not set. Then it also says so on the console.
+ */
+export function skipReferenceChecks(file: string): boolean {
+  const skip = !referencePresent && !inCI;
+  if (skip) console.warn(`${file}: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
+  return skip;
+}
+
+/** Registers a test that runs in CI only (env CI set) and fails there when the reference is missing. */
+export function testReferencePresentInCI(): void {
+  test.runIf(inCI)('the reference ../shared/reference/classic-tiles.json is present in CI', () => {
+    expect(referencePresent, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
+  });
+}
+
+export const sortedIds = (xs: readonly string[]): string[] => [...xs].sort();
+
+/**
+ * Our tile `ours` has the features of reference tile `ref`: the same feature ids, and for each the
+ * same kind (reference type), ports, pennants and adjacent cities. `each`, when given, checks
+ * more of every feature pair, after those.
+ */
+export function expectFeaturesMatch(ours: TileDef, ref: RefTile, each?: (f: TileFeatureDef, rf: RefFeature) => void): void {
+  const id = ours.id;
+  expect(sortedIds(ours.features.map((f) => f.id))).toEqual(sortedIds(ref.features.map((f) => f.id)));
+  for (const rf of ref.features) {
+    const f = ours.features.find((x) => x.id === rf.id)!;
+    expect(f.kind, `${id} ${rf.id} type`).toBe(rf.type);
+    expect(sortedIds(f.ports), `${id} ${rf.id} ports`).toEqual(sortedIds(rf.ports));
+    expect(f.pennants, `${id} ${rf.id} pennants`).toBe(rf.pennants ?? 0);
+    expect(sortedIds(f.adjacent), `${id} ${rf.id} adjacent cities`).toEqual(sortedIds(rf.adj_cities ?? []));
+    each?.(f, rf);
+  }
+}
+
+/** Every one of the 12 ports of tile `tile` is owned by exactly one feature. */
+export function expectPortsOwnedOnce(tile: TileDef): void {
+  const ports = tile.features.flatMap((f) => f.ports);
+  expect(ports.length).toBe(12);
+  expect(new Set(ports).size).toBe(12);
+}
