@@ -77,6 +77,12 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
       }
     }
   }
+  // Two expansions that each replace the start tile (the River's spring, the Count's city) cannot
+  // both have their way.
+  const starters = expansions.filter((e) => e.start !== undefined);
+  if (starters.length > 1) {
+    return err(meepleError('options/conflicting-expansions', `expansions '${starters[0]!.id}' and '${starters[1]!.id}' both replace the start tile`));
+  }
   // Hook order is the expansions' own fixed order, whatever order they were listed in.
   expansions.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1));
   return ok(compileRuleset(classicGame(), expansions));

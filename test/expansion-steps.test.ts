@@ -192,3 +192,87 @@ describe('random games with expansion steps: every core property holds', () => {
     }
   });
 });
+
+/**
+ * The end of the game paused for decisions (what the Count's market round needs: players move
+ * followers before fields are scored). Test-only expansion `lastcall`: once the bag is empty,
+ * every player in turn, from player 0, may claim 1 point (`lastcall/claim`) or decline
+ * (`lastcall/decline`) before any final scoring.
+ */
+describe('beforeFinalScoring pauses the end of the game for every player in turn', () => {
+  interface LastCall {
+    next: number;
+  }
+  const lastcall = (): Expansion => ({
+    id: 'lastcall',
+    order: 91,
+    options: {},
+    setup: (): LastCall => ({ next: 0 }),
+    beforeFinalScoring(ctx) {
+      ctx.state.step = { kind: 'lastcall/ask', player: 0 };
+      return 'wait';
+    },
+    stepMoves: (_rules, state) => {
+      const player = state.step.kind === 'game-over' ? -1 : state.step.player;
+      return [
+        { type: 'lastcall/claim', player },
+        { type: 'lastcall/decline', player },
+      ];
+    },
+    play(ctx, move) {
+      if (move.type === 'lastcall/claim') award(ctx, move.player, 1, 'lastcall/claim', null);
+      const slice = ctx.state.ext['lastcall'] as LastCall;
+      slice.next = move.player + 1;
+      if (slice.next < ctx.state.players) {
+        ctx.state.step = { kind: 'lastcall/ask', player: slice.next };
+        return 'wait';
+      }
+      return 'done';
+    },
+  });
+  const created = createRuleset({ game: 'classic', expansions: [lastcall()] });
+  if (!created.ok) throw new Error(created.error.message);
+  const rules2 = created.value;
+
+  test('each player decides in turn, then final scoring runs, then the game is over', () => {
+    const g = newGame(rules2, { players: 3, seed: 'lastcall' });
+    if (!g.ok) throw new Error(g.error.message);
+    const random = createRandomSource('lastcall');
+    let s = g.value;
+    const asked: number[] = [];
+    const events: string[] = [];
+    while (s.step.kind !== 'game-over') {
+      if (s.step.kind === 'lastcall/ask') {
+        asked.push(s.step.player);
+        expect(s.bag.every((n) => n === 0)).toBe(true);
+        expect(s.flow?.phase).toBe('final');
+      }
+      const moves = legalMoves(rules2, s);
+      const m = s.step.kind === 'lastcall/ask' ? moves[0]! : moves[random(moves.length)]!;
+      const r = applyMove(rules2, s, m);
+      if (!r.ok) throw new Error(r.error.message);
+      for (const e of r.value.events) if (e.type === 'scored') events.push(e.reason);
+      s = r.value.state;
+    }
+    expect(asked).toEqual([0, 1, 2]);
+    // The claims come first, then the base game's final scoring.
+    const firstFinal = events.findIndex((r) => r === 'final' || r === 'farm');
+    const claims = events.map((r, i) => [r, i] as const).filter(([r]) => r === 'lastcall/claim').map(([, i]) => i);
+    expect(claims).toHaveLength(3);
+    if (firstFinal >= 0) for (const i of claims) expect(i).toBeLessThan(firstFinal);
+    expect(s.flow).toBeNull();
+    // A paused end replays and parses like any other state.
+    const back = replay(rules2, makeReplay(rules2, s));
+    expect(back.ok && serializeState(back.value.state)).toBe(serializeState(s));
+    const parsed = parseState(rules2, serializeState(s));
+    expect(parsed.ok).toBe(true);
+  });
+});
+
+test('two expansions that both replace the start tile are a refused combination', () => {
+  const a: Expansion = { id: 'start-a', order: 96, options: {}, start: { tile: 'E', rotation: 0 } };
+  const b: Expansion = { id: 'start-b', order: 97, options: {}, start: { tile: 'B', rotation: 0 } };
+  const r = createRuleset({ game: 'classic', expansions: [a, b] });
+  expect(r.ok ? null : r.error.code).toBe('options/conflicting-expansions');
+  expect(r.ok ? '' : r.error.message).toMatch(/both replace the start tile/);
+});

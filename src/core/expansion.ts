@@ -19,7 +19,8 @@
  *    `play`), then the base game's scoring; then `afterScoring` with the list of those features
  *    and how many followers each held before scoring (it may pause the turn too);
  * 6. the turn ends; the next player's turn starts at 0.
- * When the bag is empty: the base game's final scoring, then every `finalScoring` hook.
+ * When the bag is empty: every `beforeFinalScoring` hook (which may pause the game for
+ * decisions), the base game's final scoring, then every `finalScoring` hook.
  */
 import type { Emit } from './events.js';
 import type { ScoringContext } from './game.js';
@@ -144,6 +145,13 @@ export interface Expansion {
    */
   play?(ctx: HookContext, move: ExpansionMove): 'wait' | 'done';
   /**
+   * Once the bag is empty, before any final scoring. Return `'wait'` after setting one of the
+   * expansion's own steps to ask players first (the Count's market round: followers moved onto
+   * fields before fields are scored); the end of the game resumes when its `play` returns `'done'`.
+   * Not run by `projectedScores`.
+   */
+  beforeFinalScoring?(ctx: HookContext): 'wait' | void;
+  /**
    * Once the bag is empty, after the base game's final scoring, before the winners are decided.
    * Also run by `projectedScores` on a copy (`emit` null), which may be an observation: the slice
    * is then what `observe` left of it.
@@ -161,6 +169,7 @@ export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
   readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
   readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
+  readonly beforeFinalScoring: readonly NonNullable<Expansion['beforeFinalScoring']>[];
   readonly drawFilter: readonly NonNullable<Expansion['drawFilter']>[];
   readonly placementError: readonly NonNullable<Expansion['placementError']>[];
   /** The `placementError` hooks that concern each tile kind, by tile index. */

@@ -117,6 +117,7 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
       turnStart: hookList(expansions, 'turnStart'),
       deployMoves: hookList(expansions, 'deployMoves'),
       beforeScoring: hookList(expansions, 'beforeScoring'),
+      beforeFinalScoring: hookList(expansions, 'beforeFinalScoring'),
       drawFilter: hookList(expansions, 'drawFilter'),
       placementError: hookList(expansions, 'placementError'),
       placementByTile: tiles.map((t) =>

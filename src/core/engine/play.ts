@@ -178,6 +178,10 @@ function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
 /** Goes on with the turn from `state.flow` after an expansion's decisions. @internal */
 export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const flow = s.flow!;
+  if (flow.phase === 'final') {
+    resumeFinal(rules, s, emit);
+    return;
+  }
   if (flow.phase === 'action') {
     s.flow = null;
     finishTurn(rules, s, emit);
@@ -282,6 +286,27 @@ function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[], tile: Co
 
 /** Final scoring, winners, game over. */
 function endGame(rules: Ruleset, s: GameState, emit: Emit): void {
+  if (rules.hooks.beforeFinalScoring.length > 0) {
+    // Expansions may ask players first (the Count's market round): keep the place in the state.
+    s.flow = { phase: 'final', roots: [], hook: 0, completed: [] };
+    resumeFinal(rules, s, emit);
+    return;
+  }
+  scoreGame(rules, s, emit);
+}
+
+/** Goes on with the `beforeFinalScoring` hooks from `state.flow`, then scores the game. */
+function resumeFinal(rules: Ruleset, s: GameState, emit: Emit): void {
+  const flow = s.flow!;
+  const before = rules.hooks.beforeFinalScoring;
+  const ctx = { rules, state: s, emit };
+  while (flow.hook < before.length) if (before[flow.hook++]!(ctx) === 'wait') return;
+  s.flow = null;
+  scoreGame(rules, s, emit);
+}
+
+/** Final scoring (the base game's, then the expansions'), winners, game over. */
+function scoreGame(rules: Ruleset, s: GameState, emit: Emit): void {
   const ctx = { rules, state: s, emit };
   rules.game.finalScoring(ctx);
   const finals = rules.hooks.finalScoring;
