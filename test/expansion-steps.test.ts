@@ -276,3 +276,72 @@ test('two expansions that both replace the start tile are a refused combination'
   expect(r.ok ? null : r.error.code).toBe('options/conflicting-expansions');
   expect(r.ok ? '' : r.error.message).toMatch(/both replace the start tile/);
 });
+
+/**
+ * Withdrawing the ordinary deployment (what the volcano and the princess need) and a pause after
+ * the action, before scoring (what the dragon's flight needs). Test-only expansion `quiet`: no
+ * follower may be deployed on a turn that places a cloister tile (A or B), but a `quiet/hum` move
+ * is offered instead; and after every action the next player must acknowledge (`quiet/ack`)
+ * before anything is scored.
+ */
+describe('deployAllowed and afterAction', () => {
+  const quiet = (): Expansion => ({
+    id: 'quiet',
+    order: 92,
+    options: {},
+    deployAllowed: (_rules, state) => {
+      const last = state.tiles[state.tiles.length - 1]!;
+      return last.id !== 'A' && last.id !== 'B';
+    },
+    deployMoves: (_rules, state) => {
+      const last = state.tiles[state.tiles.length - 1]!;
+      // Asked both to decide whether to open the deploy step (still at place-tile then) and at it.
+      return last.id === 'A' || last.id === 'B' ? [{ type: 'quiet/hum', player: state.active }] : [];
+    },
+    afterAction(ctx) {
+      ctx.state.step = { kind: 'quiet/ack', player: (ctx.state.active + 1) % ctx.state.players };
+      return 'wait';
+    },
+    stepMoves: (_rules, state) => [{ type: 'quiet/ack', player: state.step.kind === 'game-over' ? -1 : state.step.player }],
+    play: () => 'done',
+  });
+  const created = createRuleset({ game: 'classic', expansions: [quiet()] });
+  if (!created.ok) throw new Error(created.error.message);
+  const rules3 = created.value;
+
+  test('a cloister tile offers no follower (deploy/not-allowed) but the expansion\'s move; every action is acknowledged before scoring', () => {
+    let cloisterTurns = 0;
+    for (let i = 0; i < 4; i++) {
+      const g = newGame(rules3, { players: 2, seed: `quiet-${i}` });
+      if (!g.ok) throw new Error(g.error.message);
+      const random = createRandomSource(`quiet-${i}`);
+      let s = g.value;
+      while (s.step.kind !== 'game-over') {
+        const moves = legalMoves(rules3, s);
+        const last = s.tiles[s.tiles.length - 1]!;
+        if (s.step.kind === 'deploy' && (last.id === 'A' || last.id === 'B')) {
+          cloisterTurns++;
+          expect(moves.some((m) => m.type === 'deploy')).toBe(false);
+          expect(moves.map((m) => m.type)).toEqual(['quiet/hum', 'pass']);
+          const why = whyIllegal(rules3, s, { type: 'deploy', player: s.step.player, feature: 'm1' })?.code;
+          expect(why).toBe(s.supply[s.step.player]! > 0 ? 'deploy/not-allowed' : 'deploy/no-followers');
+        }
+        const m = moves[random(moves.length)]!;
+        const r = applyMove(rules3, s, m);
+        if (!r.ok) throw new Error(r.error.message);
+        const types = r.value.events.map((e) => e.type);
+        // Nothing is scored and no turn ends in the same transition as the action: the ack comes first.
+        if (m.type === 'deploy' || m.type === 'pass' || m.type === 'quiet/hum' || m.type === 'place') {
+          expect(types).not.toContain('scored');
+          expect(types).not.toContain('turn-ended');
+        }
+        if (m.type === 'quiet/ack') expect(types).toContain('turn-ended');
+        s = r.value.state;
+        if (s.step.kind === 'quiet/ack') expect(s.step.player).toBe((s.active + 1) % 2);
+      }
+      const back = replay(rules3, makeReplay(rules3, s));
+      expect(back.ok && serializeState(back.value.state)).toBe(serializeState(s));
+    }
+    expect(cloisterTurns).toBeGreaterThan(0);
+  });
+});

@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'deploy/unknown-feature',
   'deploy/feature-occupied',
   'deploy/no-followers',
+  'deploy/not-allowed',
   'state/json',
   'state/malformed',
   'state/version',

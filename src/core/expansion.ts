@@ -14,6 +14,7 @@
  * 4. the deploy step: a follower on the game's or the expansions' deployable kinds, any move
  *    from `deployMoves`, or pass (skipped when nothing but passing is possible); an expansion's
  *    move is applied by its `play`, which may pause the turn on its own steps;
+ * 4b. every `afterAction` hook (which may pause the turn for decisions);
  * 5. for each feature the tile completed: every `beforeScoring` hook (which may pause the turn
  *    for decisions of any player: the expansion's own steps, moves from `stepMoves`, applied by
  *    `play`), then the base game's scoring; then `afterScoring` with the list of those features
@@ -118,9 +119,22 @@ export interface Expansion {
   /**
    * Extra moves offered at the deploy step, next to deploying a follower and passing (a tower
    * piece, the fairy): the expansion's own move types, applied by `play`. The deploy step is
-   * offered when a follower can be deployed or any of these exist.
+   * offered when a follower can be deployed or any of these exist. Also asked right after the
+   * placement (the step is still `place-tile` then) to decide whether to offer the deploy step:
+   * the moves belong to `state.active`.
    */
   deployMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
+  /**
+   * Whether a follower may be deployed this turn at all (all must agree; default yes): the
+   * volcano and the princess withdraw the ordinary deployment. `deployMoves` are still offered.
+   */
+  deployAllowed?(rules: Ruleset, state: Immutable<GameView>): boolean;
+  /**
+   * After the turn's action (deploy, pass, an expansion's action, or right after placing when no
+   * action was possible), before any scoring. Return `'wait'` after setting one of the
+   * expansion's own steps to let players act first (the dragon's flight, players in turn).
+   */
+  afterAction?(ctx: HookContext): 'wait' | void;
   /**
    * Before the base game scores a completed feature (root segment `root`). Return `'wait'` after
    * setting `state.step` to one of the expansion's own steps to ask players first (the Count's
@@ -169,6 +183,8 @@ export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
   readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
   readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
+  readonly deployAllowed: readonly NonNullable<Expansion['deployAllowed']>[];
+  readonly afterAction: readonly NonNullable<Expansion['afterAction']>[];
   readonly beforeFinalScoring: readonly NonNullable<Expansion['beforeFinalScoring']>[];
   readonly drawFilter: readonly NonNullable<Expansion['drawFilter']>[];
   readonly placementError: readonly NonNullable<Expansion['placementError']>[];

@@ -117,6 +117,8 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
       turnStart: hookList(expansions, 'turnStart'),
       deployMoves: hookList(expansions, 'deployMoves'),
       beforeScoring: hookList(expansions, 'beforeScoring'),
+      deployAllowed: hookList(expansions, 'deployAllowed'),
+      afterAction: hookList(expansions, 'afterAction'),
       beforeFinalScoring: hookList(expansions, 'beforeFinalScoring'),
       drawFilter: hookList(expansions, 'drawFilter'),
       placementError: hookList(expansions, 'placementError'),

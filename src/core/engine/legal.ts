@@ -174,6 +174,10 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
   if (state.features.followers[findRoot(state.features.parent, placed.node + local)]! > 0) {
     return meepleError('deploy/feature-occupied', `the ${rules.kindNames[tile.kinds[local]!]} at ${placed.x},${placed.y} (${feature}) already has a follower`);
   }
+  const allowed = rules.hooks.deployAllowed;
+  for (let i = 0; i < allowed.length; i++) {
+    if (!allowed[i]!(rules, state)) return meepleError('deploy/not-allowed', 'an expansion withdrew follower deployment this turn');
+  }
   return null;
 }
 

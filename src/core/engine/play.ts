@@ -110,6 +110,8 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   const index = s.tiles.length - 1;
   const placed = s.tiles[index]!;
   if (placed.player < 0 || s.supply[placed.player]! <= 0) return 0;
+  const allowed = rules.hooks.deployAllowed;
+  for (let i = 0; i < allowed.length; i++) if (!allowed[i]!(rules, s)) return 0;
   const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
   let bits = 0;
   for (let f = 0; f < tile.kinds.length; f++) {
@@ -160,6 +162,17 @@ function emitCompleted(rules: Ruleset, s: GameState, root: number, emit: Emit): 
 
 /** Scores what the last tile completed, passes the turn, draws the next tile. */
 function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  if (rules.hooks.afterAction.length > 0) {
+    // Expansions may react to the action before anything is scored (the dragon's flight).
+    s.flow = { phase: 'react', roots: [], hook: 0, completed: [] };
+    resumeTurn(rules, s, emit);
+    return;
+  }
+  scoreTurn(rules, s, emit);
+}
+
+/** Scores what the last tile completed, then ends the turn. */
+function scoreTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const roots = completedRoots(rules, s);
   if (rules.hooks.beforeScoring.length > 0 || rules.hooks.afterScoring.length > 0) {
     // Expansions may pause the scoring for decisions: keep what is left to do in the state.
@@ -180,6 +193,14 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const flow = s.flow!;
   if (flow.phase === 'final') {
     resumeFinal(rules, s, emit);
+    return;
+  }
+  if (flow.phase === 'react') {
+    const react = rules.hooks.afterAction;
+    const rctx: ScoringContext = { rules, state: s, emit };
+    while (flow.hook < react.length) if (react[flow.hook++]!(rctx) === 'wait') return;
+    s.flow = null;
+    scoreTurn(rules, s, emit);
     return;
   }
   if (flow.phase === 'action') {
