@@ -27,7 +27,7 @@ import {
   type Move,
   type Result,
 } from '../src/index.js';
-import { classicRules } from './helpers.js';
+import { canon, classicRules } from './helpers.js';
 
 const rules = classicRules();
 const FEATURE_IDS = new Map<string, string[]>(tileDefs(rules).map((d) => [d.id, d.features.map((f) => f.id)]));
@@ -49,17 +49,6 @@ function snapshotOf(v: unknown): string | null {
   } catch {
     return null;
   }
-}
-
-/** A text key equal for two JSON-like values exactly when they are deeply equal (keys in any order). */
-function canon(v: unknown): string {
-  if (typeof v !== 'object' || v === null) return `${typeof v}:${Object.is(v, -0) ? '0' : String(v)}`;
-  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
-  const r = v as Record<string, unknown>;
-  return `{${Object.keys(r)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}=${canon(r[k])}`)
-    .join(',')}}`;
 }
 
 /** Asserts an error result with `code` and a message matching `message`; returns the error. */

@@ -131,3 +131,17 @@ export function scoredOf(events: readonly GameEvent[]): Scored[] {
 export function sortedScored(list: readonly Scored[]): Scored[] {
   return [...list].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2].localeCompare(b[2]) || a[3].localeCompare(b[3]));
 }
+
+/**
+ * A text key such that `canon(a) === canon(b)` exactly when two JSON-like values are deeply equal
+ * (for values without NaN): keys sorted, every primitive tagged with its type, -0 written as 0.
+ */
+export function canon(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return `${typeof v}:${Object.is(v, -0) ? '0' : String(v)}`;
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  const r = v as Record<string, unknown>;
+  return `{${Object.keys(r)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}=${canon(r[k])}`)
+    .join(',')}}`;
+}

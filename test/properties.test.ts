@@ -35,7 +35,7 @@ import {
   type PlacedTile,
   type Simulator,
 } from '../src/index.js';
-import { classicRules } from './helpers.js';
+import { canon, classicRules } from './helpers.js';
 import { createRuleset, type Ruleset } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
 
@@ -146,20 +146,6 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
     if (ka.length !== Object.keys(rb).length) return false;
     for (const k of ka) if (!Object.hasOwn(rb, k) || !jsonEqual(ra[k], rb[k])) return false;
     return true;
-  }
-
-  /**
-   * A text key such that `canon(a) === canon(b)` exactly when `jsonEqual(a, b)` (for values
-   * without NaN): keys sorted, every primitive tagged with its type, -0 written as 0.
-   */
-  function canon(v: unknown): string {
-    if (typeof v !== 'object' || v === null) return `${typeof v}:${Object.is(v, -0) ? '0' : String(v)}`;
-    if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
-    const r = v as Record<string, unknown>;
-    return `{${Object.keys(r)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}=${canon(r[k])}`)
-      .join(',')}}`;
   }
 
   function isDeepFrozen(v: unknown): boolean {
