@@ -62,7 +62,7 @@ describe.skipIf(skipReference)('classic tiles: our table against ../shared/refer
     // D's count includes the start tile (reference flag), and our start tile is a D.
     expect(refTile('D').includes_start_tile).toBe(1);
     expect(refTile('D').count).toBe(4);
-    expect(rules.game.start.tile).toBe('D');
+    expect(rules.game.start).toEqual([{ tile: 'D', x: 0, y: 0, rotation: 0 }]);
     // A new game lays the start tile and draws one: 70 left in the bag.
     const g = newGame(rules, { players: 2, seed: 'tiles' });
     if (!g.ok) throw new Error(g.error.message);

@@ -21,6 +21,8 @@ export interface BoardRules {
   readonly tiles: readonly CompiledTile[];
   readonly tileIndex: Readonly<Record<string, number>>;
   readonly tracksTiles: readonly boolean[];
+  readonly inside: ((key: number) => boolean) | null;
+  readonly kinds: readonly { readonly edgeClass: number }[];
 }
 
 /** What placement enumeration needs: the board rules and the expansions' placement hooks. @internal */
@@ -197,13 +199,21 @@ export function layTile(
     removeAt(s.frontier, at);
     removeAt(s.demand, at);
   }
+  const inside = rules.inside;
   for (let side = 0; side < 4; side++) {
     const nkey = key + SIDE_DELTA[side]!;
     const nt = tileAt(s, nkey);
     if (nt < 0) {
-      // The empty neighbour now demands our edge class on its facing side.
-      const facing = (side + 2) % 4;
+      if (inside !== null && !inside(nkey)) {
+        // A bounded board's wall: the ports facing it are closed.
+        for (let k = 0; k < 3; k++) g.open[findRoot(g.parent, base + pf[rOff + side * 3 + k]!)]!--;
+        continue;
+      }
+      // The empty neighbour now demands our edge class on its facing side (a wall side demands
+      // nothing and makes no cell placeable).
       const cls = (sig >>> (3 * side)) & 7;
+      if (rules.kinds[kinds[pf[rOff + side * 3 + 1]!]!]!.edgeClass < 0) continue;
+      const facing = (side + 2) % 4;
       const bits = ((7 << (3 * facing)) << 12) | (cls << (3 * facing));
       const j = openIndex(s.frontier, nkey);
       if (j >= 0) s.demand[j] = s.demand[j]! | bits;
@@ -218,10 +228,16 @@ export function layTile(
     const oOff = other.rotation * 12;
     for (let k = 0; k < 3; k++) {
       const p = side * 3 + k;
-      const mine = pf[rOff + p]!;
-      const theirs = ot.portFeature[oOff + oppositePort(p)]!;
-      const root = unionFeatures(g, base + mine, other.node + theirs);
-      g.open[root]! -= 2;
+      const mine = base + pf[rOff + p]!;
+      const theirs = other.node + ot.portFeature[oOff + oppositePort(p)]!;
+      if (g.kind[mine] === g.kind[theirs]) {
+        const root = unionFeatures(g, mine, theirs);
+        g.open[root]! -= 2;
+      } else {
+        // Different kinds face each other (The Castle: a tower against a house): each is closed there.
+        g.open[findRoot(g.parent, mine)]!--;
+        g.open[findRoot(g.parent, theirs)]!--;
+      }
     }
   }
   return index;

@@ -29,6 +29,7 @@ import type { Ruleset } from './ruleset.js';
 import type { ExpansionMove, GameState, GameView, Move } from './state.js';
 import type { CompiledTile, FeatureKindDef, TileDef } from './tiles.js';
 import type { Immutable, Rotation } from './types.js';
+import type { StartTile } from './game.js';
 
 /** A feature completed by the tile just placed, as handed to `afterScoring`. */
 export interface CompletedFeature {
@@ -70,22 +71,27 @@ export interface Expansion {
   /** Extra tiles, with their counts. */
   readonly tiles?: readonly TileDef[];
   /**
-   * Replaces the base game's start tile (the base start tile's copies then all go into the bag).
-   * When several expansions set one, the last in hook order wins.
+   * Replaces the base game's start tile (the base start tile's copies then all go into the bag):
+   * one tile laid at 0,0 (`{ tile, rotation }`), or several tiles with their cells (the City of
+   * Carcassonne's 12). Two expansions that both set one cannot be combined.
    */
-  readonly start?: {
-    /** Id of the tile kind laid at 0,0 before the first turn (one copy leaves the bag). */
-    readonly tile: string;
-    /** How it lies: quarter turns clockwise. */
-    readonly rotation: Rotation;
-  };
+  readonly start?:
+    | {
+        /** Id of the tile kind laid at 0,0 before the first turn (one copy leaves the bag). */
+        readonly tile: string;
+        /** How it lies: quarter turns clockwise. */
+        readonly rotation: Rotation;
+      }
+    | readonly StartTile[];
   /** Why the options given to the factory are invalid, or null (checked by `createRuleset`). */
   validate?(): string | null;
   /**
    * The initial state slice `state.ext[id]` (plain JSON: no classes, Map, Set or undefined).
-   * Called once by `newGame` (and by every replay), before the start tile is laid.
+   * Called once by `newGame` (and by every replay), before the start tile is laid. `random(n)`
+   * draws a uniform integer in `0..n-1` from the game's seeded generator (The Castle's wall
+   * tokens): use it for anything random, so that the seed decides everything.
    */
-  setup?(rules: Ruleset, players: number): unknown;
+  setup?(rules: Ruleset, players: number, random: (n: number) => number): unknown;
   /**
    * Which tile kinds may be drawn now: called once per draw, it returns a predicate over tile
    * kinds, or null when it holds nothing back (then the draw takes the fast path). A kind is
@@ -142,12 +148,32 @@ export interface Expansion {
    */
   beforeScoring?(ctx: HookContext, root: number): 'wait' | void;
   /**
+   * Before each completed feature of the turn is scored (before its `beforeScoring` hooks), with
+   * `state.flow.roots` listing the features still to score: the hook may reorder that list in
+   * place (the first entry is scored next), or set one of its own steps and return `'wait'` to let
+   * a player choose (The Castle: the placing player orders the scorings); after its `play`
+   * returns `'done'`, the first entry of `state.flow.roots` is scored.
+   */
+  scoringOrder?(ctx: HookContext): 'wait' | void;
+  /**
    * At the end of a turn in which the tile completed features, after the base game scored them
    * all and returned their followers, before the next player draws. `ctx.state.active` is still
    * the player who placed the tile. Not called in a turn that completed nothing. May return
    * `'wait'` after setting one of the expansion's own steps.
    */
   afterScoring?(ctx: HookContext, completed: readonly CompletedFeature[]): 'wait' | void;
+  /**
+   * At the end of every turn, after all its scoring, before the turn passes (also after the last
+   * tile). May return `'wait'` after setting one of its own steps (The Castle: the extra turn of
+   * wall token 1).
+   */
+  beforeTurnEnd?(ctx: HookContext): 'wait' | void;
+  /**
+   * Who plays next, when not the next player in seat order (an extra turn): asked once as each
+   * turn passes; the first hook in hook order that returns a player wins, `null` keeps the seat
+   * order.
+   */
+  nextPlayer?(rules: Ruleset, state: Immutable<GameView>): number | null;
   /**
    * The legal moves at one of the expansion's own steps (`state.step.kind` starts with
    * `'<id>/'`), in canonical order. A move of the expansion is legal exactly when it is listed.
@@ -183,6 +209,9 @@ export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
   readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
   readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
+  readonly scoringOrder: readonly NonNullable<Expansion['scoringOrder']>[];
+  readonly beforeTurnEnd: readonly NonNullable<Expansion['beforeTurnEnd']>[];
+  readonly nextPlayer: readonly NonNullable<Expansion['nextPlayer']>[];
   readonly deployAllowed: readonly NonNullable<Expansion['deployAllowed']>[];
   readonly afterAction: readonly NonNullable<Expansion['afterAction']>[];
   readonly beforeFinalScoring: readonly NonNullable<Expansion['beforeFinalScoring']>[];

@@ -8,6 +8,7 @@ import type { FeatureKindDef, TileDef } from './tiles.js';
 import type { GameState } from './state.js';
 import type { Rotation } from './types.js';
 import type { Ruleset } from './ruleset.js';
+import type { Expansion } from './expansion.js';
 
 /**
  * What the scoring hooks of a base game and the hooks of an expansion are handed: the rules, the
@@ -21,6 +22,18 @@ export interface ScoringContext {
   readonly state: GameState;
   /** Event sink, or null when nobody listens. */
   readonly emit: Emit;
+}
+
+/** A tile laid before the first turn: which kind, where, and how it is turned. */
+export interface StartTile {
+  /** Tile kind id. */
+  readonly tile: string;
+  /** Column. */
+  readonly x: number;
+  /** Row. */
+  readonly y: number;
+  /** Quarter turns clockwise. */
+  readonly rotation: Rotation;
 }
 
 /** A base game module. @internal */
@@ -37,8 +50,25 @@ export interface GameModule {
   readonly maxPlayers: number;
   /** Followers per player. */
   readonly followers: number;
-  /** The start tile (taken out of the bag) and how it lies at 0,0. */
-  readonly start: { readonly tile: string; readonly rotation: Rotation };
+  /**
+   * The tiles laid before the first turn: classic's start tile at 0,0; The Castle's start fields
+   * (virtual tiles outside its wall). One copy of each leaves the bag when the set has one.
+   */
+  readonly start: readonly StartTile[];
+  /**
+   * The play area, for a bounded board (The Castle): whether a cell (packed key) belongs to it.
+   * Cells outside are wall: a port facing one is closed, and no tile may go there. Absent: the
+   * board is unbounded.
+   */
+  readonly inside?: (key: number) => boolean;
+  /**
+   * The game's own rules that need decisions or state beyond the core's (The Castle's wall
+   * tokens, keep and scoring order), written as a module with the expansion hooks. It runs first
+   * in hook order; its id is the game's id (its steps and moves are `'<game>/<name>'`).
+   */
+  readonly rules?: Expansion;
+  /** The game's options as plain JSON (part of the ruleset id and of replays); empty for none. */
+  readonly options: Readonly<Record<string, unknown>>;
   /** Feature kind names followers may be deployed on. */
   readonly deployable: readonly string[];
   /** Scores a completed feature (root node `root`) and returns its followers as the rules say. */

@@ -5,9 +5,8 @@
  */
 import { Immer } from 'immer';
 import type { CompiledHooks, Expansion } from './expansion.js';
-import type { GameModule } from './game.js';
+import type { GameModule, StartTile } from './game.js';
 import { compileTile, type CompiledTile, type FeatureKindDef } from './tiles.js';
-import type { Rotation } from './types.js';
 
 /** An expansion as recorded in ruleset options and replays: its id and its options. */
 export interface ExpansionRef {
@@ -20,7 +19,12 @@ export interface ExpansionRef {
 /** Options accepted by `createRuleset`. */
 export interface RulesetOptions {
   /** Which base game. */
-  readonly game: 'classic';
+  readonly game: 'classic' | 'castle';
+  /**
+   * The base game's options: for The Castle, {@link CastleOptions} (layout and tile data, and
+   * the rule options the digest leaves open). Classic has none.
+   */
+  readonly options?: Readonly<Record<string, unknown>>;
   /**
    * Expansion modules to switch on, made by their factories (`river()` from
    * `meeplekit/expansions/river`, ...), in any order.
@@ -32,6 +36,8 @@ export interface RulesetOptions {
 export interface RulesetSpec {
   /** Which base game. */
   readonly game: string;
+  /** The base game's options as JSON, when it has any. */
+  readonly options?: Readonly<Record<string, unknown>>;
   /** Expansions by id and options, in hook order. */
   readonly expansions: readonly ExpansionRef[];
 }
@@ -44,7 +50,7 @@ export interface Ruleset {
   readonly options: RulesetSpec;
   /** The base game module. @internal */
   readonly game: GameModule;
-  /** The expansions, in hook order. @internal */
+  /** The game's own rules module (when it has one), then the expansions, in hook order. @internal */
   readonly expansions: readonly Expansion[];
   /** Hooks by kind, in hook order. @internal */
   readonly hooks: CompiledHooks;
@@ -54,8 +60,10 @@ export interface Ruleset {
   readonly tiles: readonly CompiledTile[];
   /** Tile kind index by id. @internal */
   readonly tileIndex: Readonly<Record<string, number>>;
-  /** The start tile and how it lies at 0,0. @internal */
-  readonly start: { readonly tile: string; readonly rotation: Rotation };
+  /** The tiles laid before the first turn. @internal */
+  readonly start: readonly StartTile[];
+  /** Whether a cell (packed key) is on the board; null for an unbounded board. @internal */
+  readonly inside: ((key: number) => boolean) | null;
   /** Per feature kind: whether features of it track their tiles. @internal */
   readonly tracksTiles: readonly boolean[];
   /** Per feature kind: whether followers may be deployed on it. @internal */
@@ -97,26 +105,37 @@ export function canonicalJson(v: unknown): string {
 }
 
 /** Compiles a game module and expansions (validated, in hook order) into a Ruleset. @internal */
-export function compileRuleset(game: GameModule, expansions: readonly Expansion[]): Ruleset {
+export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): Ruleset {
+  // The game's own rules module runs first in hook order.
+  const expansions = game.rules === undefined ? chosen : [game.rules, ...chosen];
   const kinds = [...game.kinds, ...expansions.flatMap((e) => e.kinds ?? [])];
   const defs = [...game.tiles, ...expansions.flatMap((e) => e.tiles ?? [])];
   const tiles = defs.map((t, i) => compileTile(t, i, kinds));
   const tileIndex: Record<string, number> = {};
   tiles.forEach((t) => (tileIndex[t.def.id] = t.index));
   const deployable = new Set([...game.deployable, ...expansions.flatMap((e) => e.deployable ?? [])]);
-  let start = game.start;
-  for (const e of expansions) if (e.start !== undefined) start = e.start;
-  const refs = expansions.map((e) => ({ id: e.id, options: e.options }));
-  const id = [game.game, ...refs.map((r) => (Object.keys(r.options).length === 0 ? r.id : `${r.id}${canonicalJson(r.options)}`))].join('+');
+  let start: readonly StartTile[] = game.start;
+  for (const e of chosen) {
+    if (e.start !== undefined) start = 'tile' in e.start ? [{ tile: e.start.tile, x: 0, y: 0, rotation: e.start.rotation }] : e.start;
+  }
+  const refs = chosen.map((e) => ({ id: e.id, options: e.options }));
+  const named = (id: string, options: Readonly<Record<string, unknown>>): string =>
+    Object.keys(options).length === 0 ? id : `${id}${canonicalJson(options)}`;
+  const id = [named(game.game, game.options), ...refs.map((r) => named(r.id, r.options))].join('+');
+  const options: RulesetSpec =
+    Object.keys(game.options).length === 0 ? { game: game.game, expansions: refs } : { game: game.game, options: game.options, expansions: refs };
   return Object.freeze({
     id,
-    options: { game: game.game, expansions: refs },
+    options,
     game,
     expansions,
     hooks: {
       turnStart: hookList(expansions, 'turnStart'),
       deployMoves: hookList(expansions, 'deployMoves'),
       beforeScoring: hookList(expansions, 'beforeScoring'),
+      scoringOrder: hookList(expansions, 'scoringOrder'),
+      beforeTurnEnd: hookList(expansions, 'beforeTurnEnd'),
+      nextPlayer: hookList(expansions, 'nextPlayer'),
       deployAllowed: hookList(expansions, 'deployAllowed'),
       afterAction: hookList(expansions, 'afterAction'),
       beforeFinalScoring: hookList(expansions, 'beforeFinalScoring'),
@@ -135,6 +154,7 @@ export function compileRuleset(game: GameModule, expansions: readonly Expansion[
     tiles,
     tileIndex,
     start,
+    inside: game.inside ?? null,
     tracksTiles: kinds.map((k) => k.tracksTiles),
     deployable: kinds.map((k) => deployable.has(k.name)),
     kindScoring: kinds.map((k) => k.scoring ?? k.name),

@@ -145,14 +145,15 @@ export type Move = PlaceMove | DeployMove | PassMove | ExpansionMove;
 
 /**
  * Where a turn resumes after an expansion's decision steps: the scoring of the features the tile
- * completed (`score`: `roots[0]` is being scored, `hook` is the next `beforeScoring` hook to ask),
- * the `afterScoring` hooks (`after`), the end of the action (`action`), the `afterAction` hooks
- * (`react`: `hook` is the next one to call), or the end of the game
+ * completed (`score`: `roots[0]` is being scored, `hook` counts the `scoringOrder` hooks and then the
+ * `beforeScoring` hooks already asked about it),
+ * the `afterScoring` hooks (`after`), the `beforeTurnEnd` hooks (`end`), the end of the action
+ * (`action`), the `afterAction` hooks (`react`: `hook` is the next one to call), or the end of the game
  * before final scoring (`final`: `hook` is the next `beforeFinalScoring` hook). Plain JSON.
  */
 export interface Flow {
   /** What is under way. */
-  phase: 'action' | 'react' | 'score' | 'after' | 'final';
+  phase: 'action' | 'react' | 'score' | 'after' | 'end' | 'final';
   /** Completed features still to score, in order. */
   roots: number[];
   /** Index of the next hook to call. */

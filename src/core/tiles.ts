@@ -24,7 +24,10 @@ export interface FeatureKindDef {
   readonly completion: Completion;
   /** Whether the distinct tiles of a feature of this kind are tracked (needed to score it). */
   readonly tracksTiles: boolean;
-  /** The edge class the kind gives an edge whose middle port it owns (for edge matching). */
+  /**
+   * The edge class (0..7) the kind gives an edge whose middle port it owns (for edge matching);
+   * -1 for a wall, which demands nothing of the tile facing it and makes no cell placeable.
+   */
   readonly edgeClass: number;
   /** How the base game values it, when that differs from its name (a shrine scores as a `cloister`). */
   readonly scoring?: string;
@@ -168,7 +171,7 @@ export function compileTile(def: TileDef, index: number, kinds: readonly Feature
     let sig = 0;
     for (let side = 0; side < 4; side++) {
       const owner = portFeature[r * 12 + side * 3 + 1]!;
-      sig |= kinds[fk[owner]!]!.edgeClass << (3 * side);
+      sig |= Math.max(0, kinds[fk[owner]!]!.edgeClass) << (3 * side);
     }
     signature[r] = sig;
   }

@@ -145,6 +145,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
       return meepleError('place/not-adjacent', `cell ${x},${y} is nowhere near the tiles on the board`);
     }
     const key = cellKey(x, y);
+    if (rules.inside !== null && !rules.inside(key)) return meepleError('place/off-board', `cell ${x},${y} is outside the play area`);
     if (tileAt(state, key) >= 0) return meepleError('place/occupied', `cell ${x},${y} already holds a tile`);
     const at = openIndex(state.frontier, key);
     if (at < 0) return meepleError('place/not-adjacent', `cell ${x},${y} shares no edge with a placed tile`);

@@ -46,12 +46,16 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     flow: null,
     ext: {},
   };
-  for (const e of rules.expansions) if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players);
-  const start = rules.tileIndex[rules.start.tile]!;
-  s.bag[start]!--;
-  layTile(rules, s, rules.tiles[start]!, 0, 0, rules.start.rotation, -1);
+  const random = (n: number): number => randomBelow(s.rng, n);
+  for (const e of rules.expansions) if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players, random);
   const afterPlace = rules.hooks.afterPlace;
-  for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, 0);
+  for (const start of rules.start) {
+    const k = rules.tileIndex[start.tile]!;
+    // A start tile of the set leaves the bag; a virtual one (The Castle's start fields) was never in it.
+    if (s.bag[k]! > 0) s.bag[k]!--;
+    const index = layTile(rules, s, rules.tiles[k]!, start.x, start.y, start.rotation, -1);
+    for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, index);
+  }
   drawTile(rules, s, emit);
   return s;
 }
@@ -174,7 +178,8 @@ function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
 /** Scores what the last tile completed, then ends the turn. */
 function scoreTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const roots = completedRoots(rules, s);
-  if (rules.hooks.beforeScoring.length > 0 || rules.hooks.afterScoring.length > 0) {
+  const h = rules.hooks;
+  if (roots.length > 0 && (h.beforeScoring.length > 0 || h.afterScoring.length > 0 || h.scoringOrder.length > 0)) {
     // Expansions may pause the scoring for decisions: keep what is left to do in the state.
     s.flow = { phase: 'score', roots, hook: 0, completed: [] };
     resumeTurn(rules, s, emit);
@@ -184,6 +189,16 @@ function scoreTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   for (const root of roots) {
     emitCompleted(rules, s, root, emit);
     rules.game.scoreCompleted(ctx, root);
+  }
+  closeTurn(rules, s, emit);
+}
+
+/** Runs the `beforeTurnEnd` hooks (which may pause the turn), then ends the turn. */
+function closeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  if (rules.hooks.beforeTurnEnd.length > 0) {
+    s.flow = { phase: 'end', roots: [], hook: 0, completed: [] };
+    resumeTurn(rules, s, emit);
+    return;
   }
   endTurn(rules, s, emit);
 }
@@ -209,13 +224,24 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
     return;
   }
   const ctx: ScoringContext = { rules, state: s, emit };
+  if (flow.phase === 'end') {
+    const end = rules.hooks.beforeTurnEnd;
+    while (flow.hook < end.length) if (end[flow.hook++]!(ctx) === 'wait') return;
+    s.flow = null;
+    endTurn(rules, s, emit);
+    return;
+  }
   const g = s.features;
   if (flow.phase === 'score') {
+    const order = rules.hooks.scoringOrder;
     const before = rules.hooks.beforeScoring;
+    const o = order.length;
     while (flow.roots.length > 0) {
+      // First the hooks that choose which feature is scored next, then those about that feature.
+      while (flow.hook < o) if (order[flow.hook++]!(ctx) === 'wait') return;
       const root = flow.roots[0]!;
-      if (flow.hook === 0) emitCompleted(rules, s, root, emit);
-      while (flow.hook < before.length) if (before[flow.hook++]!(ctx, root) === 'wait') return;
+      if (flow.hook === o) emitCompleted(rules, s, root, emit);
+      while (flow.hook < o + before.length) if (before[flow.hook++ - o]!(ctx, root) === 'wait') return;
       flow.completed.push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
       rules.game.scoreCompleted(ctx, root);
       flow.roots.shift();
@@ -228,7 +254,7 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
     while (flow.hook < after.length) if (after[flow.hook++]!(ctx, flow.completed) === 'wait') return;
   }
   s.flow = null;
-  endTurn(rules, s, emit);
+  closeTurn(rules, s, emit);
 }
 
 /** Ends the turn: passes it on and draws the next tile. */
@@ -240,8 +266,17 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   for (let i = 0; i < areas.length; i++) if (g.open[areas[i]!] !== 0) areas[kept++] = areas[i]!;
   areas.length = kept;
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
+  let next = (s.active + 1) % s.players;
+  const pick = rules.hooks.nextPlayer;
+  for (let i = 0; i < pick.length; i++) {
+    const p = pick[i]!(rules, s);
+    if (p !== null) {
+      next = p;
+      break;
+    }
+  }
   s.turn++;
-  s.active = (s.active + 1) % s.players;
+  s.active = next;
   // A turn starts only if there is a tile left to draw (after the last tile no turn follows).
   const starts = rules.hooks.turnStart;
   if (starts.length > 0 && s.bag.some((n) => n > 0)) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
