@@ -127,9 +127,11 @@ const classic = must(createRuleset({ game: 'classic' }));
 // Every available expansion at once (the CLI registry lists them all), River I and II together.
 const ids = Object.keys(CLI_EXPANSIONS).sort();
 const all = must(createRuleset({ game: 'classic', expansions: ids.map((id) => CLI_EXPANSIONS[id]!({ riverSet: 'both' })) }));
+const castle = must(createRuleset({ game: 'castle' }));
 const configs: Config[] = [
   { name: 'classic-2p', rules: classic, players: 2 },
   { name: 'classic-4p', rules: classic, players: 4 },
+  { name: 'castle-2p', rules: castle, players: 2 },
   { name: `classic-2p+${ids.join('+')}`, rules: all, players: 2 },
 ];
 function measureConfig(c: Config): Row[] {

@@ -8,9 +8,11 @@ import type { Expansion } from './core/expansion.js';
 import { err, ok, type Result } from './core/result.js';
 import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
 import { classicGame } from './games/classic/index.js';
+import { castleGame } from './games/castle/index.js';
+import type { GameModule } from './core/game.js';
 
 /** Base games available. */
-export const GAMES = ['classic'] as const;
+export const GAMES = ['classic', 'castle'] as const;
 
 function isExpansion(v: unknown): v is Expansion {
   if (typeof v !== 'object' || v === null) return false;
@@ -42,16 +44,30 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   }
   const rec = o as Record<string, unknown>;
   for (const k of Object.keys(rec)) {
-    if (k !== 'game' && k !== 'expansions') {
-      return err(meepleError('options/malformed', `unknown ruleset option '${k}' (options: game, expansions)`));
+    if (k !== 'game' && k !== 'expansions' && k !== 'options') {
+      return err(meepleError('options/malformed', `unknown ruleset option '${k}' (options: game, options, expansions)`));
     }
   }
   const game = rec['game'];
-  if (game !== 'classic') {
+  let module: GameModule;
+  if (game === 'classic') {
+    const given = rec['options'];
+    if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given) || Object.keys(given).length > 0)) {
+      return err(meepleError('options/game-options', `classic Carcassonne has no game options, got ${showValue(given)}`));
+    }
+    module = classicGame();
+  } else if (game === 'castle') {
+    const castle = castleGame(rec['options']);
+    if (!castle.ok) return castle;
+    module = castle.value;
+  } else {
     return err(meepleError('options/unknown-game', `unknown game ${showValue(game)} (available: ${GAMES.join(', ')})`));
   }
   const list = rec['expansions'] ?? [];
   if (!Array.isArray(list)) return err(meepleError('options/malformed', 'expansions must be an array of expansion modules'));
+  if (game === 'castle' && list.length > 0) {
+    return err(meepleError('options/conflicting-expansions', 'The Castle is a game of its own: it takes none of the classic expansions'));
+  }
   const expansions: Expansion[] = [];
   for (const e of list as unknown[]) {
     if (!isExpansion(e)) {
@@ -85,5 +101,5 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   }
   // Hook order is the expansions' own fixed order, whatever order they were listed in.
   expansions.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1));
-  return ok(compileRuleset(classicGame(), expansions));
+  return ok(compileRuleset(module, expansions));
 }

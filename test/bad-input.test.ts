@@ -217,7 +217,7 @@ test('the positions are what the tables assume', () => {
 
 describe('createRuleset refuses bad options', () => {
   const rows: [string, unknown, ErrorCode, RegExp][] = [
-    ['unknown game', { game: 'nope' }, 'options/unknown-game', /unknown game "nope" \(available: classic\)/],
+    ['unknown game', { game: 'nope' }, 'options/unknown-game', /unknown game "nope" \(available: classic, castle\)/],
     ['game in the wrong case', { game: 'Classic' }, 'options/unknown-game', /"Classic"/],
     ['no game', {}, 'options/unknown-game', /unknown game/],
     ['game null', { game: null }, 'options/unknown-game', /unknown game null/],

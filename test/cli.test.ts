@@ -117,6 +117,27 @@ describe('meeplekit play', () => {
   });
 });
 
+describe('meeplekit play --game castle (issue: The Castle)', () => {
+  const seeds = ['castle', 'demo', 'x'];
+  test.each(seeds)('is deterministic and its text agrees with its JSON (seed %s)', (seed) => {
+    const args = ['--game', 'castle', '--seed', seed];
+    const first = runPlay(args);
+    expect(first.code).toBe(0);
+    expect(runPlay(args)).toEqual(first);
+    const j = json(args);
+    expect(j.ruleset).toBe('castle');
+    expect(j.players).toBe(2);
+    const result = textResult(first.stdout);
+    expect(result.scores).toEqual(j.scores);
+    expect(result.winners).toEqual(argmax(j.scores));
+    expect(result.turns).toBe(j.turns);
+    // The 60 tiles are each placed or discarded; a turn places one (an extra turn is a turn too).
+    expect(j.tilesPlaced + j.discarded).toBe(60);
+    expect(j.turns).toBe(j.tilesPlaced);
+    expect(first.stdout.split('\n')[0]).toMatch(/^meeplekit play: castle, 2 players, /);
+  });
+});
+
 describe('meeplekit play refuses bad arguments with code 2 and a message on stderr', () => {
   const rows: [string, string[], RegExp][] = [
     ['9 players', ['--players', '9'], /players must be an integer from 2 to 5 for classic, got 9/],
@@ -127,7 +148,9 @@ describe('meeplekit play refuses bad arguments with code 2 and a message on stde
     ['players negative', ['--players', '-1'], /--players must be a whole number|argument missing|ambiguous/i],
     ['players empty', ['--players', ''], /--players must be a whole number, got ''/],
     ['players missing its value', ['--players'], /argument missing/],
-    ['an unknown game', ['--game', 'nope'], /unknown game "nope" \(available: classic\)/],
+    ['an unknown game', ['--game', 'nope'], /unknown game "nope" \(available: classic, castle\)/],
+    ['The Castle with 3 players', ['--game', 'castle', '--players', '3'], /castle is played by exactly 2 players, got 3/],
+    ['The Castle with an expansion', ['--game', 'castle', '--expansions', 'river'], /The Castle is a game of its own/],
     ['an unknown bot', ['--bots', 'nope'], /unknown bot 'nope' \(bots: random, greedy\)/],
     ['an unknown bot after a known one', ['--bots', 'random,clever'], /unknown bot 'clever'/],
     ['an empty bot name', ['--bots', 'random,'], /unknown bot ''/],

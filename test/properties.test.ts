@@ -54,6 +54,8 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
   const runs = (n: number): number => Math.max(2, Math.round(n * scale.runs));
   const FOLLOWERS = rules.followers;
   const TILE_COUNT = rules.tileCount;
+  /** Start tiles that never were in the bag (The Castle's start fields, laid outside the wall). */
+  const VIRTUAL_STARTS = rules.start.filter((st) => rules.tiles[rules.tileIndex[st.tile]!]!.def.count === 0).length;
 
   // ---------------------------------------------------------------------------------------------
   // Playthroughs
@@ -69,7 +71,7 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
 
   const planArb: fc.Arbitrary<Plan> = fc.record({
     seed: fc.string(),
-    players: fc.integer({ min: 2, max: 5 }),
+    players: fc.integer({ min: rules.minPlayers, max: Math.min(5, rules.maxPlayers) }),
     choices: fc.array(fc.nat(), { maxLength: MAX_CHOICES }),
   });
 
@@ -208,15 +210,21 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
     return map;
   }
 
-  /** Empty cells next to a placed tile, ascending by cell key. */
+  /**
+   * Empty cells next to a placed tile, ascending by cell key. On a bounded board (The Castle) only
+   * cells of the play area, and a start tile only counts by its start-field side (not by wall).
+   */
   function frontierOf(state: GameState): number[] {
     const cells = cellMap(state);
     const out = new Set<number>();
     for (const t of state.tiles) {
-      for (const [dx, dy] of SIDE_STEP) {
+      SIDE_STEP.forEach(([dx, dy], side) => {
         const key = cellKey(t.x + dx, t.y + dy);
-        if (!cells.has(key)) out.add(key);
-      }
+        if (cells.has(key)) return;
+        if (rules.inside !== null && !rules.inside(key)) return;
+        if (boardPortKind(t, side * 3 + 1) === 'wall') return;
+        out.add(key);
+      });
     }
     return [...out].sort((a, b) => a - b);
   }
@@ -252,20 +260,30 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
     [-1, 0],
   ] as const;
 
-  /** Placed tiles match on every edge; every tile after the start tile touches an earlier one. */
+  /**
+   * Placed tiles match on every edge; every tile after the start tiles touches an earlier one
+   * (a start tile by its start-field side). The Castle matches paths only: a path's middle port
+   * meets a path, anything else meets anything but a path, and the wall meets anything.
+   */
   function checkBoard(state: GameState): void {
     const cells = cellMap(state);
+    const bounded = rules.inside !== null;
     state.tiles.forEach((t, i) => {
-      let earlierNeighbour = i === 0;
+      if (bounded) expect(t.player < 0 || rules.inside!(cellKey(t.x, t.y)), `${t.id}@${t.x},${t.y} lies in the play area`).toBe(true);
+      let earlierNeighbour = t.player < 0;
       for (let side = 0; side < 4; side++) {
         const [dx, dy] = SIDE_STEP[side]!;
         const n = cells.get(cellKey(t.x + dx, t.y + dy));
         if (n === undefined) continue;
-        if (n < i) earlierNeighbour = true;
         const other = state.tiles[n]!;
         const mid = side * 3 + 1;
         const mine = boardPortKind(t, mid);
         const theirs = boardPortKind(other, facingPort(mid));
+        if (n < i && theirs !== 'wall') earlierNeighbour = true;
+        if (bounded) {
+          if (mine !== 'wall' && theirs !== 'wall') expect(mine === 'path', `${t.id}@${t.x},${t.y} side ${side}: paths match`).toBe(theirs === 'path');
+          continue;
+        }
         expect(mine, `${t.id}@${t.x},${t.y} r${t.rotation} meets ${other.id}@${other.x},${other.y} r${other.rotation} on side ${side}`).toBe(theirs);
         if (mine === 'city' || theirs === 'city') {
           for (let k = 0; k < 3; k++) {
@@ -283,7 +301,7 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
     expect(step.kind).toBe('game-over');
     if (step.kind !== 'game-over') return;
     expect(state.bag.every((n) => n === 0), 'bag empty').toBe(true);
-    expect(state.tiles.length + state.discarded.reduce((a, b) => a + b, 0)).toBe(TILE_COUNT);
+    expect(state.tiles.length - VIRTUAL_STARTS + state.discarded.reduce((a, b) => a + b, 0)).toBe(TILE_COUNT);
     for (const s of state.scores) expect(s).toBeGreaterThanOrEqual(0);
     const best = Math.max(...state.scores);
     expect([...step.winners]).toEqual(state.scores.flatMap((s, p) => (s === best ? [p] : [])));
@@ -659,6 +677,9 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
               const text = JSON.stringify(view);
               expect(text).not.toMatch(/"(seed|rng)":/);
               const { seed: _seed, rng: _rng, ...visible } = JSON.parse(JSON.stringify(s)) as GameState;
+              // The Castle: face-down wall tokens show as -1 to everyone (nothing else is hidden).
+              const castle = visible.ext['castle'] as { wall: number[] } | undefined;
+              if (castle !== undefined) castle.wall = castle.wall.map((t) => (t === 0 ? 0 : -1));
               expect(view).toEqual({ ...visible, viewer });
             }
           });
@@ -692,6 +713,13 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
 
 // Classic alone, in full: 200 complete games for each player count (issue: foundation).
 propertySuite(classicRules(), { runs: 1, games: 200, players: [2, 3, 4, 5] });
+
+// The Castle (two players only), in full: 200 complete games (issue: The Castle).
+{
+  const castle = createRuleset({ game: 'castle' });
+  if (!castle.ok) throw new Error(castle.error.message);
+  propertySuite(castle.value, { runs: 1, games: 200, players: [2] });
+}
 
 // Every non-empty subset of the available expansions (the CLI registry lists them all; a test in
 // package.test.ts keeps it in step with src/expansions/), lighter per subset. River sets rotate

@@ -10,7 +10,17 @@ import { createRandomSource } from '../core/rng.js';
 import type { ExpansionEvent, GameEvent } from '../core/events.js';
 import { greedyBot, randomBot, type Bot } from '../bots.js';
 
-const FIGURE: Readonly<Record<string, string>> = { city: 'knight', road: 'thief', cloister: 'monk', field: 'farmer' };
+const FIGURE: Readonly<Record<string, string>> = {
+  city: 'knight',
+  road: 'thief',
+  cloister: 'monk',
+  field: 'farmer',
+  // The Castle
+  path: 'herald',
+  tower: 'knight',
+  house: 'squire',
+  court: 'merchant',
+};
 const BOTS = ['random', 'greedy'] as const;
 
 /** What a CLI command produced: text for stdout and stderr, and an exit code. */
@@ -20,7 +30,7 @@ export interface CommandOutput {
   readonly code: number;
 }
 
-const USAGE = `usage: meeplekit play [--game classic] [--expansions id,id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--json]`;
+const USAGE = `usage: meeplekit play [--game classic|castle] [--expansions id,id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--json]`;
 
 function fail(message: string): CommandOutput {
   return { stdout: '', stderr: `meeplekit play: ${message}\n${USAGE}\n`, code: 2 };
@@ -55,7 +65,7 @@ export function runPlay(args: readonly string[]): CommandOutput {
     expansions.push(make(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
   }
   if (values['river-set'] !== undefined && !expansions.some((e) => e.id === 'river')) return fail('--river-set needs --expansions river');
-  const rules = createRuleset({ game: values.game as 'classic', expansions });
+  const rules = createRuleset({ game: values.game as 'classic' | 'castle', expansions });
   if (!rules.ok) return fail(rules.error.message);
   const players = Number(values.players);
   const game = newGame(rules.value, { players, seed: values.seed });
@@ -99,7 +109,8 @@ export function runPlay(args: readonly string[]): CommandOutput {
       scores: state.scores,
       winners,
       turns,
-      tilesPlaced: state.tiles.length,
+      // Tiles of the set on the board (The Castle's start fields are part of the wall, not tiles).
+      tilesPlaced: state.tiles.filter((t) => !t.id.startsWith('@')).length,
       discarded,
       moves: state.moves.length,
     };
@@ -128,6 +139,12 @@ function describeTurn(turn: number, events: readonly GameEvent[]): string {
         break;
       case 'scored':
         parts.push(`P${e.player} +${e.points} ${e.feature?.kind ?? e.reason}`);
+        break;
+      case 'castle/token-taken':
+        parts.push(`P${String(e['player'])} takes wall token ${String(e['token'])} at ${String(e['space'])}`);
+        break;
+      case 'castle/token-used':
+        parts.push(`P${String(e['player'])} uses wall token ${String(e['token'])}`);
         break;
       default:
         // An expansion's own event: name it, with its player if it has one.

@@ -165,7 +165,7 @@ export interface Expansion {
   /**
    * At the end of every turn, after all its scoring, before the turn passes (also after the last
    * tile). May return `'wait'` after setting one of its own steps (The Castle: the extra turn of
-   * wall token 1).
+   * wall token 1); `state.flow` is null while it runs.
    */
   beforeTurnEnd?(ctx: HookContext): 'wait' | void;
   /**
@@ -202,6 +202,36 @@ export interface Expansion {
    * on a copy of it (default: all of it).
    */
   observe?(slice: unknown, viewer: number | null): unknown;
+  /**
+   * Its part of the integer action encoding of `meeplekit/ai`: required of every module with
+   * moves of its own (`stepMoves`, `deployMoves`), left out by the others. Each module with a
+   * codec gets a block of `size(window)` consecutive action ids, after the core's placement and
+   * follower blocks and before `pass`, in hook order; its local ids `0 .. size - 1` are what
+   * `encode` returns and `decode` reads. `window` is the placement window (x and y of its
+   * north-west cell, width, height): a move that names a board cell can use the cell's index
+   * `(y - window.y) * window.width + (x - window.x)`. Any change to this module's ids must
+   * bump `version` (it is part of the ruleset's encoding version). docs/ai.md has a worked example.
+   */
+  readonly actions?: {
+    /** Version of this module's part of the encoding (a positive integer). */
+    readonly version: number;
+    /**
+     * The placement window, for a game's own rules module on a bounded board (The Castle: the
+     * bounding box of its play area). Without it, the window is derived from the tile count.
+     */
+    readonly window?: Readonly<Record<'x' | 'y' | 'width' | 'height', number>>;
+    /** How many action ids the module needs (the same for every state of a game). */
+    size(window: Readonly<Record<'x' | 'y' | 'width' | 'height', number>>): number;
+    /** Most moves of this module in one game of `players` players (an upper bound, for `maxGameLength`). */
+    maxMoves(players: number): number;
+    /** The local id of one of the module's moves (a legal one: `0 <= id < size`), or -1 if it has none. */
+    encode(rules: Ruleset, state: Immutable<GameView>, move: ExpansionMove, window: Readonly<Record<'x' | 'y' | 'width' | 'height', number>>): number;
+    /**
+     * The module's move with local id `id` at this state (its `player` is the step's decider), or
+     * null when the id names no move of the module here. The caller checks legality.
+     */
+    decode(rules: Ruleset, state: Immutable<GameView>, id: number, window: Readonly<Record<'x' | 'y' | 'width' | 'height', number>>): ExpansionMove | null;
+  };
 }
 
 /** The hooks of a ruleset, compiled once: arrays in hook order, empty when no expansion has one. @internal */

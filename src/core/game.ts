@@ -69,6 +69,8 @@ export interface GameModule {
   readonly rules?: Expansion;
   /** The game's options as plain JSON (part of the ruleset id and of replays); empty for none. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** The options as they appear in the ruleset id, when that differs (big data replaced by a digest). */
+  readonly idOptions?: Readonly<Record<string, unknown>>;
   /** Feature kind names followers may be deployed on. */
   readonly deployable: readonly string[];
   /** Scores a completed feature (root node `root`) and returns its followers as the rules say. */

@@ -121,7 +121,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
   const refs = chosen.map((e) => ({ id: e.id, options: e.options }));
   const named = (id: string, options: Readonly<Record<string, unknown>>): string =>
     Object.keys(options).length === 0 ? id : `${id}${canonicalJson(options)}`;
-  const id = [named(game.game, game.options), ...refs.map((r) => named(r.id, r.options))].join('+');
+  const id = [named(game.game, game.idOptions ?? game.options), ...refs.map((r) => named(r.id, r.options))].join('+');
   const options: RulesetSpec =
     Object.keys(game.options).length === 0 ? { game: game.game, expansions: refs } : { game: game.game, options: game.options, expansions: refs };
   return Object.freeze({

@@ -44,7 +44,12 @@ export function checkGameOptions(rules: Ruleset, options: unknown): Result<{ pla
   const players = o['players'];
   if (typeof players !== 'number' || !Number.isInteger(players) || players < rules.minPlayers || players > rules.maxPlayers) {
     return err(
-      meepleError('options/players', `players must be an integer from ${rules.minPlayers} to ${rules.maxPlayers} for ${rules.id}, got ${showValue(players)}`),
+      meepleError(
+        'options/players',
+        rules.minPlayers === rules.maxPlayers
+          ? `${rules.id} is played by exactly ${rules.minPlayers} players, got ${showValue(players)}`
+          : `players must be an integer from ${rules.minPlayers} to ${rules.maxPlayers} for ${rules.id}, got ${showValue(players)}`,
+      ),
     );
   }
   const seed = o['seed'];

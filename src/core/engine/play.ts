@@ -195,10 +195,16 @@ function scoreTurn(rules: Ruleset, s: GameState, emit: Emit): void {
 
 /** Runs the `beforeTurnEnd` hooks (which may pause the turn), then ends the turn. */
 function closeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
-  if (rules.hooks.beforeTurnEnd.length > 0) {
-    s.flow = { phase: 'end', roots: [], hook: 0, completed: [] };
-    resumeTurn(rules, s, emit);
-    return;
+  const end = rules.hooks.beforeTurnEnd;
+  if (end.length > 0) {
+    // Most turns nobody waits here: the flow is recorded only when a hook pauses the turn.
+    const ctx: ScoringContext = { rules, state: s, emit };
+    for (let i = 0; i < end.length; i++) {
+      if (end[i]!(ctx) === 'wait') {
+        s.flow = { phase: 'end', roots: [], hook: i + 1, completed: [] };
+        return;
+      }
+    }
   }
   endTurn(rules, s, emit);
 }

@@ -1,0 +1,604 @@
+/**
+ * Carcassonne: The Castle (Reiner Knizia), two players inside a walled board, on the shared core.
+ * Rules: ../shared/rules/digest-castle.md, with the Czech rulebook the-castle.cs.txt as the
+ * authority; docs/rules/castle.md maps each rule to its code and test.
+ *
+ * What the core does for The Castle, from data: the bounded board (cells outside the play area
+ * are wall), the seven start fields (virtual tiles laid outside the wall before the first turn,
+ * whose half-features join the features facing them and count as a tile), path-only matching
+ * (edge classes), completion by ports (a square or a building ends a path: it is simply not a
+ * port), and follower deployment. What this module adds: the scoring values, majorities where a
+ * tie scores nobody, wall tokens, the keep, the placing player's choice of scoring order, and the
+ * final scoring, written as the game's own rules module (`castle/...` steps, moves and events).
+ */
+import { findRoot, tileCount } from '../../core/features.js';
+import type { GameModule, ScoringContext } from '../../core/game.js';
+import type { Expansion, HookContext } from '../../core/expansion.js';
+import { award, featureRef, followersOn, returnFollowers } from '../../core/engine/scoring.js';
+import { meepleError, type MeepleError } from '../../core/errors.js';
+import { err, ok, type Result } from '../../core/result.js';
+import type { ExpansionMove, GameState, GameView, Move } from '../../core/state.js';
+import { cellKey, SIDE_DELTA } from '../../core/state.js';
+import type { Immutable } from '../../core/types.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import { CASTLE_KINDS } from './kinds.js';
+import { castleConfig, type CastleConfig } from './options.js';
+import type { CastleLayout } from './data.js';
+import { tileAt } from '../../core/board.js';
+
+/** Kind indices (CASTLE_KINDS order). */
+const PATH = 0;
+const TOWER = 1;
+const HOUSE = 2;
+const COURT = 3;
+
+/** Wall tokens: 2 of each kind 1..9 (digest, Material). */
+export const WALL_TOKENS = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9] as const;
+
+/** A face-up wall token a player holds. */
+export interface HeldToken {
+  /** Token kind, 1..9. */
+  readonly token: number;
+  /** The turn (`GameState.turn`) it was taken in: it is usable from a later turn on. */
+  readonly turn: number;
+}
+
+/** Where a player's keep stands. */
+export interface KeepPlace {
+  /** Root segment of the completed house. */
+  readonly root: number;
+  /** Its size in tiles (a start field counts as one). */
+  readonly tiles: number;
+}
+
+/**
+ * The Castle's state slice, `state.ext.castle` (plain JSON).
+ */
+export interface CastleSlice {
+  /**
+   * Per wall tower (in layout order): the face-down token lying there (1..9), 0 when there is
+   * none (tower 0/1, taken, or removed at the end). In a player's observation a face-down token
+   * shows as -1: its kind is hidden from both players until taken.
+   */
+  wall: number[];
+  /** Per player: the face-up tokens held, in the order taken. */
+  held: HeldToken[][];
+  /** Per player: where the keep stands, or null while it is in supply. */
+  keep: (KeepPlace | null)[];
+  /** The turn after which the active player plays again (wall token 1), or -1. */
+  extraTurn: number;
+  /** The last turn in which the active player scored a completed feature with the majority. */
+  majorityTurn: number;
+  /** A token (2 or 3) chosen for the feature scored next: its root. */
+  pending: { root: number; token: number } | null;
+  /** Final-scoring token choices made (tokens 4, 5, 6 and 7): which feature each applies to (-1: none eligible). */
+  finals: { player: number; token: number; root: number }[];
+}
+
+/** A `castle/score` move: score this completed feature next, with wall token 2 or 3 or none (0). */
+export interface CastleScoreMove extends ExpansionMove {
+  /** Discriminant. */
+  readonly type: 'castle/score';
+  /** Column of the feature's named tile. */
+  readonly x: number;
+  /** Row of that tile. */
+  readonly y: number;
+  /** Local feature id on that tile. */
+  readonly feature: string;
+  /** 2 (tower) or 3 (house) to double its value with that token, else 0. */
+  readonly token: number;
+}
+
+function slice(s: Immutable<GameView> | GameState): CastleSlice {
+  return (s.ext as Record<string, unknown>)['castle'] as CastleSlice;
+}
+
+/** The player with strictly more followers on `root`, or -1 (a tie, or nobody there). */
+function scorerOf(s: Immutable<GameView>, root: number): number {
+  const c = followersOn(s, root);
+  if (c[0]! > c[1]!) return 0;
+  if (c[1]! > c[0]!) return 1;
+  return -1;
+}
+
+/** Points of a completed feature (digest, scoring table), with token 2/3 doubling when used. */
+function completedValue(s: Immutable<GameView>, root: number, token: boolean): number {
+  const g = s.features;
+  const tiles = tileCount(g, root);
+  switch (g.kind[root]) {
+    case PATH:
+      return g.pennants[root]! > 0 ? 2 * tiles : tiles; // a well doubles
+    case TOWER:
+      return (token ? 4 : 2) * tiles;
+    case HOUSE:
+      return (token ? 2 : 1) * tiles;
+    default:
+      return 0;
+  }
+}
+
+/** Index of a usable held token of kind `token` (taken in an earlier turn), or -1. */
+function usable(s: Immutable<GameView>, player: number, token: number): number {
+  const held = slice(s).held[player]!;
+  for (let i = 0; i < held.length; i++) if (held[i]!.token === token && held[i]!.turn < s.turn) return i;
+  return -1;
+}
+
+/** Removes a held token and tells the world. */
+function useToken(ctx: HookContext, player: number, index: number, detail: Record<string, unknown> = {}): void {
+  const held = slice(ctx.state).held[player]!;
+  const [t] = held.splice(index, 1);
+  if (ctx.emit !== null) ctx.emit({ type: 'castle/token-used', player, token: t!.token, ...detail } as never);
+}
+
+/** The Castle module, built from validated options. */
+class CastleRules {
+  readonly config: CastleConfig;
+  /** Tower index per track space (layout.towerAt). */
+  readonly towerAt: Int8Array;
+  /** Per tower: the token-bearing towers are all but the one holding space 0. */
+  readonly hasToken: readonly boolean[];
+
+  constructor(config: CastleConfig) {
+    this.config = config;
+    this.towerAt = config.layout.towerAt;
+    this.hasToken = config.layout.towers.map(([a, b]) => a !== 0 && b !== 0);
+  }
+
+  /** Where a player's marker would take a token now: the tower index, or -1. */
+  towerHit(wall: readonly number[], score: number): number {
+    if (this.config.laps === 'first-lap' && score >= 100) return -1;
+    const t = this.towerAt[score % 100]!;
+    return t >= 0 && wall[t] !== 0 ? t : -1;
+  }
+
+  /** Takes the token the marker stops on, if any (digest, Wall tokens). */
+  pickUp(ctx: ScoringContext, player: number): void {
+    const s = ctx.state;
+    const sl = slice(s);
+    const t = this.towerHit(sl.wall, s.scores[player]!);
+    if (t < 0) return;
+    const token = sl.wall[t]!;
+    sl.wall[t] = 0;
+    sl.held[player]!.push({ token, turn: s.turn });
+    if (ctx.emit !== null) {
+      const [a, b] = this.config.layout.towers[t]!;
+      ctx.emit({ type: 'castle/token-taken', player, token, tower: [a, b], space: s.scores[player]! % 100 } as never);
+    }
+  }
+
+  /** Scores one completed feature (digest, turn step 3), then the keep and the token pick-up. */
+  scoreCompleted(ctx: ScoringContext, root: number): void {
+    const s = ctx.state;
+    const sl = slice(s);
+    const scorer = scorerOf(s, root);
+    const pending = sl.pending;
+    sl.pending = null;
+    if (scorer >= 0) {
+      let doubled = false;
+      if (pending !== null && pending.root === root) {
+        const i = usable(s, scorer, pending.token);
+        if (i >= 0) {
+          useToken(ctx, scorer, i, { feature: featureRef(ctx.rules, s, root) });
+          doubled = true;
+        }
+      }
+      award(ctx, scorer, completedValue(s, root, doubled), 'completed', root);
+      if (scorer === s.active) sl.majorityTurn = s.turn;
+      if (s.features.kind[root] === HOUSE) this.keep(ctx, scorer, root);
+      this.pickUp(ctx, scorer);
+    }
+    returnFollowers(ctx, root);
+  }
+
+  /** The keep (digest, turn step 4): first completed house with the majority, then strictly larger ones. */
+  keep(ctx: ScoringContext, player: number, root: number): void {
+    const s = ctx.state;
+    if (this.config.keep === 'completing-tile' && player !== s.active) return;
+    const sl = slice(s);
+    const tiles = tileCount(s.features, root);
+    const now = sl.keep[player]!;
+    if (now !== null && tiles <= now.tiles) return;
+    sl.keep[player] = { root, tiles };
+    if (ctx.emit !== null) {
+      ctx.emit({ type: now === null ? 'castle/keep-placed' : 'castle/keep-moved', player, feature: featureRef(ctx.rules, s, root), tiles } as never);
+    }
+  }
+
+  /** Scores the end of the game (digest, End of game). */
+  finalScoring(ctx: ScoringContext): void {
+    const s = ctx.state;
+    const sl = slice(s);
+    const g = s.features;
+    // Tokens left on the wall are removed.
+    const left = sl.wall.filter((t) => t !== 0).length;
+    sl.wall.fill(0);
+    if (left > 0 && ctx.emit !== null) ctx.emit({ type: 'castle/wall-cleared', tokens: left } as never);
+
+    // 1. The keep: the larger keep (token 8: 2 tiles larger) scores the largest empty area.
+    const sizes = sl.keep.map((k, p) => (k === null ? -1 : k.tiles + 2 * sl.held[p]!.filter((h) => h.token === 8).length));
+    const best = Math.max(...sizes);
+    const winners = sizes.flatMap((v, p) => (v === best && v >= 0 ? [p] : []));
+    if (winners.length === 1) {
+      const p = winners[0]!;
+      for (let i = sl.held[p]!.length - 1; i >= 0; i--) if (sl.held[p]![i]!.token === 8) useToken(ctx, p, i);
+      const area = largestEmptyArea(ctx.rules, s);
+      if (area > 0) award(ctx, p, area, 'castle/keep', sl.keep[p]!.root);
+    }
+
+    // 2. Courts: 3 per market for the merchant majority; token 7 makes it 4.
+    const courts = rootsWithFollowers(s, COURT);
+    const market7 = this.finalTargets(s, 7, courts.filter((r) => g.pennants[r]! > 0));
+    for (const root of courts) {
+      const p = scorerOf(s, root);
+      const markets = g.pennants[root]!;
+      if (p < 0 || markets === 0) continue;
+      const boosted = market7.some((c) => c.player === p && c.root === root);
+      award(ctx, p, (boosted ? 4 : 3) * markets, 'castle/court', root);
+    }
+    for (const c of market7) {
+      const i = sl.held[c.player]!.findIndex((h) => h.token === 7);
+      if (i >= 0) useToken(ctx, c.player, i, { feature: featureRef(ctx.rules, s, c.root) });
+    }
+
+    // 3. Tokens 4, 5, 6 (one unfinished feature with the majority each) and 9 (5 points).
+    for (const token of [4, 5, 6]) {
+      const kind = token === 4 ? PATH : token === 5 ? TOWER : HOUSE;
+      for (const c of this.finalTargets(s, token, rootsWithFollowers(s, kind).filter((r) => g.open[r]! > 0))) {
+        const i = sl.held[c.player]!.findIndex((h) => h.token === token);
+        useToken(ctx, c.player, i, { feature: featureRef(ctx.rules, s, c.root) });
+        award(ctx, c.player, (token === 5 ? 2 : 1) * tileCount(g, c.root), 'castle/token', c.root);
+      }
+    }
+    for (let p = 0; p < 2; p++) {
+      for (let i = sl.held[p]!.length - 1; i >= 0; i--) {
+        if (sl.held[p]![i]!.token !== 9) continue;
+        useToken(ctx, p, i);
+        award(ctx, p, 5, 'castle/token', null);
+      }
+    }
+  }
+
+  /**
+   * Which feature each held token of kind `token` (4..7) applies to: the owner's choices made at
+   * the end (`finals`), else the most valuable eligible feature (for `projectedScores`, or when
+   * there was nothing to choose). Token 7 with `every-court` applies to every court.
+   */
+  finalTargets(s: Immutable<GameView>, token: number, candidates: readonly number[]): { player: number; root: number }[] {
+    const sl = slice(s);
+    const out: { player: number; root: number }[] = [];
+    for (let p = 0; p < 2; p++) {
+      const copies = sl.held[p]!.filter((h) => h.token === token).length;
+      if (copies === 0) continue;
+      const mine = candidates.filter((r) => scorerOf(s, r) === p);
+      if (token === 7 && this.config.marketToken === 'every-court') {
+        for (const r of mine) out.push({ player: p, root: r });
+        continue;
+      }
+      const chosen = sl.finals.filter((f) => f.player === p && f.token === token);
+      const taken = new Set<number>();
+      for (let c = 0; c < copies; c++) {
+        let root: number;
+        if (c < chosen.length) root = chosen[c]!.root;
+        else {
+          root = -1;
+          let value = -1;
+          for (const r of mine) {
+            if (taken.has(r)) continue;
+            const v = finalValue(s, token, r);
+            if (v > value) {
+              value = v;
+              root = r;
+            }
+          }
+        }
+        if (root < 0) continue;
+        taken.add(root);
+        out.push({ player: p, root });
+      }
+    }
+    return out;
+  }
+}
+
+/** What a final token is worth on a feature. */
+function finalValue(s: Immutable<GameView>, token: number, root: number): number {
+  if (token === 7) return s.features.pennants[root]!;
+  return (token === 5 ? 2 : 1) * tileCount(s.features, root);
+}
+
+/** Roots of the given kind that hold followers, ascending. */
+function rootsWithFollowers(s: Immutable<GameView>, kind: number): number[] {
+  const g = s.features;
+  const out: number[] = [];
+  for (const f of s.followers) {
+    const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
+    if (g.kind[r] === kind && !out.includes(r)) out.push(r);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** The largest orthogonally connected group of empty play-area cells (digest, End of game 1). */
+export function largestEmptyArea(rules: Ruleset, s: Immutable<GameView>): number {
+  const inside = rules.inside;
+  if (inside === null) return 0;
+  const layout = castleOf(rules).config.layout;
+  const seen = new Set<number>();
+  let best = 0;
+  for (let y = 0; y < layout.height; y++) {
+    for (let x = 0; x < layout.width; x++) {
+      const key = cellKey(x, y);
+      if (!inside(key) || seen.has(key) || tileAt(s, key) >= 0) continue;
+      let size = 0;
+      const stack = [key];
+      seen.add(key);
+      while (stack.length > 0) {
+        const k = stack.pop()!;
+        size++;
+        for (let d = 0; d < 4; d++) {
+          const n = k + SIDE_DELTA[d]!;
+          if (!seen.has(n) && inside(n) && tileAt(s, n) < 0) {
+            seen.add(n);
+            stack.push(n);
+          }
+        }
+      }
+      if (size > best) best = size;
+    }
+  }
+  return best;
+}
+
+/** The Castle's rules object of a ruleset. @internal */
+export function castleOf(rules: Ruleset): CastleRules {
+  return (rules.game as unknown as { castle: CastleRules }).castle;
+}
+
+/**
+ * The board of a Castle ruleset, for drawing it: the play area, the start fields (and the
+ * virtual tiles they became), the score track beside the wall and the towers; with the data's
+ * `provenance` (`'reconstructed'` for the shipped default). Null for other games.
+ *
+ * @example
+ * ```ts
+ * import { castleBoard, createRuleset } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'castle' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const board = castleBoard(rules.value)!;
+ * console.log(board.provenance, board.cellCount, board.towers.length); // reconstructed 76 14
+ * ```
+ */
+export function castleBoard(rules: Ruleset): CastleLayout | null {
+  return rules.game.game === 'castle' ? castleOf(rules).config.layout : null;
+}
+
+/** Names feature `root` the way moves do. */
+function refOf(rules: Ruleset, s: Immutable<GameView>, root: number): { x: number; y: number; feature: string } {
+  const r = featureRef(rules, s, root);
+  return { x: r.x, y: r.y, feature: r.feature };
+}
+
+/** Whether every order of scoring `amounts` from `score` takes the same tokens. */
+function orderIrrelevant(c: CastleRules, wall: readonly number[], score: number, amounts: readonly number[]): boolean {
+  if (amounts.length < 2) return true;
+  if (amounts.length > 6) return false;
+  let first: string | null = null;
+  const perm = (rest: number[], at: number, hits: number[]): boolean => {
+    if (rest.length === 0) {
+      const key = [...new Set(hits)].sort((a, b) => a - b).join(',');
+      if (first === null) first = key;
+      return key === first;
+    }
+    for (let i = 0; i < rest.length; i++) {
+      const next = at + rest[i]!;
+      const t = c.towerHit(wall, next);
+      const more = t >= 0 ? [...hits, t] : hits;
+      if (!perm([...rest.slice(0, i), ...rest.slice(i + 1)], next, more)) return false;
+    }
+    return true;
+  };
+  return perm([...amounts], score, []);
+}
+
+/** The `castle/score` moves now (empty when nothing is left to decide). */
+function scoreChoices(c: CastleRules, rules: Ruleset, s: Immutable<GameView>): Move[] {
+  const flow = s.flow;
+  if (flow === null || flow.phase !== 'score' || flow.roots.length === 0) return [];
+  const first = scorerOf(s, flow.roots[0]!);
+  if (first < 0) return [];
+  const group = flow.roots.filter((r) => scorerOf(s, r) === first).sort((a, b) => a - b);
+  const out: Move[] = [];
+  let tokenChoice = false;
+  for (const root of group) {
+    const ref = refOf(rules, s, root);
+    out.push({ type: 'castle/score', player: s.active, ...ref, token: 0 });
+    if (first !== s.active) continue;
+    const kind = s.features.kind[root];
+    const token = kind === TOWER ? 2 : kind === HOUSE ? 3 : 0;
+    if (token !== 0 && usable(s, first, token) >= 0) {
+      out.push({ type: 'castle/score', player: s.active, ...ref, token });
+      tokenChoice = true;
+    }
+  }
+  if (tokenChoice) return out;
+  if (orderIrrelevant(c, slice(s).wall, s.scores[first]!, group.map((r) => completedValue(s, r, false)))) return [];
+  return out;
+}
+
+/** Final-token decisions still open: the first player and token that has a choice to make. */
+function nextFinalChoice(c: CastleRules, s: Immutable<GameView>): { player: number; token: number; candidates: number[] } | null {
+  const sl = slice(s);
+  const g = s.features;
+  for (let p = 0; p < 2; p++) {
+    for (const token of [4, 5, 6, 7]) {
+      if (token === 7 && c.config.marketToken === 'every-court') continue;
+      const copies = sl.held[p]!.filter((h) => h.token === token).length;
+      const chosen = sl.finals.filter((f) => f.player === p && f.token === token);
+      if (chosen.length >= copies) continue;
+      const kind = token === 4 ? PATH : token === 5 ? TOWER : token === 6 ? HOUSE : COURT;
+      const taken = new Set(chosen.map((f) => f.root));
+      const candidates = rootsWithFollowers(s, kind).filter(
+        (r) => !taken.has(r) && scorerOf(s, r) === p && (kind === COURT ? g.pennants[r]! > 0 : g.open[r]! > 0),
+      );
+      // A choice only when there is one to make; otherwise the best (or nothing) applies by itself.
+      if (candidates.length >= 2) return { player: p, token, candidates };
+    }
+  }
+  return null;
+}
+
+/** The Castle's own rules as a module on the core's hooks (id `castle`). */
+function rulesModule(c: CastleRules): Expansion {
+  return {
+    id: 'castle',
+    order: -1,
+    options: {},
+    setup(_rules: Ruleset, players: number, random: (n: number) => number): CastleSlice {
+      // 13 of the 18 tokens, drawn face down onto the towers other than 0/1; 5 go back unseen.
+      const pool: number[] = [...WALL_TOKENS];
+      const wall = c.hasToken.map((has) => (has ? pool.splice(random(pool.length), 1)[0]! : 0));
+      return {
+        wall,
+        held: Array.from({ length: players }, () => []),
+        keep: new Array<KeepPlace | null>(players).fill(null),
+        extraTurn: -1,
+        majorityTurn: -1,
+        pending: null,
+        finals: [],
+      };
+    },
+    observe(value: unknown): unknown {
+      const sl = value as CastleSlice;
+      // Face-down tokens: both players see that one lies there, never which.
+      sl.wall = sl.wall.map((t) => (t === 0 ? 0 : -1));
+      return sl;
+    },
+    scoringOrder(ctx: HookContext): 'wait' | void {
+      const s = ctx.state;
+      const roots = s.flow!.roots;
+      // The placing player's scorings first, then the opponent's, then those that score nobody.
+      const rank = (r: number): number => {
+        const p = scorerOf(s, r);
+        return p === s.active ? 0 : p >= 0 ? 1 : 2;
+      };
+      roots.sort((a, b) => rank(a) - rank(b) || a - b);
+      if (scoreChoices(c, ctx.rules, s).length === 0) return;
+      s.step = { kind: 'castle/score', player: s.active };
+      return 'wait';
+    },
+    beforeTurnEnd(ctx: HookContext): 'wait' | void {
+      const s = ctx.state;
+      if (extraTurnMoves(c, s).length === 0) return;
+      s.step = { kind: 'castle/extra-turn', player: s.active };
+      return 'wait';
+    },
+    nextPlayer(_rules: Ruleset, s: Immutable<GameView>): number | null {
+      return slice(s).extraTurn === s.turn ? s.active : null;
+    },
+    beforeFinalScoring(ctx: HookContext): 'wait' | void {
+      const next = nextFinalChoice(c, ctx.state);
+      if (next === null) return;
+      ctx.state.step = { kind: 'castle/final-token', player: next.player, token: next.token };
+      return 'wait';
+    },
+    stepMoves(rules: Ruleset, s: Immutable<GameView>): Move[] {
+      switch (s.step.kind) {
+        case 'castle/score':
+          return scoreChoices(c, rules, s);
+        case 'castle/extra-turn':
+          return extraTurnMoves(c, s);
+        case 'castle/final-token': {
+          const next = nextFinalChoice(c, s);
+          if (next === null) return [];
+          return next.candidates.map((r) => ({ type: 'castle/final-token', player: next.player, token: next.token, ...refOf(rules, s, r) }));
+        }
+        default:
+          return [];
+      }
+    },
+    play(ctx: HookContext, move: ExpansionMove): 'wait' | 'done' {
+      const s = ctx.state;
+      const sl = slice(s);
+      const g = s.features;
+      const rootOf = (m: ExpansionMove): number => {
+        const t = tileAt(s, cellKey(m['x'] as number, m['y'] as number));
+        const local = ctx.rules.tiles[ctx.rules.tileIndex[s.tiles[t]!.id]!]!.localIndex[m['feature'] as string]!;
+        return findRoot(g.parent, s.tiles[t]!.node + local);
+      };
+      if (move.type === 'castle/score') {
+        const root = rootOf(move);
+        const roots = s.flow!.roots;
+        roots.splice(roots.indexOf(root), 1);
+        roots.unshift(root);
+        const token = move['token'] as number;
+        sl.pending = token === 0 ? null : { root, token };
+        return 'done';
+      }
+      if (move.type === 'castle/extra-turn') {
+        if (move['use'] === true) {
+          useToken(ctx, s.active, usable(s, s.active, 1));
+          sl.extraTurn = s.turn;
+        }
+        return 'done';
+      }
+      // castle/final-token
+      sl.finals.push({ player: move.player, token: move['token'] as number, root: rootOf(move) });
+      const next = nextFinalChoice(c, s);
+      if (next === null) return 'done';
+      s.step = { kind: 'castle/final-token', player: next.player, token: next.token };
+      return 'wait';
+    },
+  };
+}
+
+/** The `castle/extra-turn` moves at the end of the active player's turn (wall token 1). */
+function extraTurnMoves(c: CastleRules, s: Immutable<GameView>): Move[] {
+  if (usable(s, s.active, 1) < 0 || !s.bag.some((n) => n > 0)) return [];
+  if (c.config.extraTurn === 'needs-majority' && slice(s).majorityTurn !== s.turn) return [];
+  return [
+    { type: 'castle/extra-turn', player: s.active, use: false },
+    { type: 'castle/extra-turn', player: s.active, use: true },
+  ];
+}
+
+/** The Castle as a game module, from its options (validated). @internal */
+export function castleGame(options: unknown): Result<GameModule, MeepleError> {
+  const config = castleConfig(options);
+  if (!config.ok) return config;
+  const cfg = config.value;
+  const c = new CastleRules(cfg);
+  const layout = cfg.layout;
+  // The play area as a mask indexed by packed cell key (from cell 0,0): one lookup per question.
+  const origin = cellKey(0, 0);
+  const mask = new Uint8Array(cellKey(layout.width - 1, layout.height - 1) - origin + 1);
+  for (let y = 0; y < layout.height; y++) {
+    for (let x = 0; x < layout.width; x++) if (layout.inside[y * layout.width + x] === 1) mask[cellKey(x, y) - origin] = 1;
+  }
+  const inside = (key: number): boolean => mask[key - origin] === 1;
+  const tileIds = new Set(cfg.tiles.map((t) => t.id));
+  for (const st of layout.startTiles) {
+    if (tileIds.has(st.def.id)) return err(meepleError('options/castle-tiles', `tile id ${st.def.id} is reserved for a start field`));
+  }
+  const module: GameModule & { castle: CastleRules } = {
+    game: 'castle',
+    kinds: CASTLE_KINDS,
+    tiles: [...cfg.tiles, ...layout.startTiles.map((st) => st.def)],
+    minPlayers: 2,
+    maxPlayers: 2,
+    // 7 followers, one of which is the score marker (digest, Material).
+    followers: 6,
+    start: layout.startTiles.map((st) => ({ tile: st.def.id, x: st.x, y: st.y, rotation: 0 })),
+    inside,
+    rules: rulesModule(c),
+    options: cfg.spec,
+    idOptions: cfg.idOptions,
+    deployable: ['path', 'tower', 'house', 'court'],
+    scoreCompleted: (ctx, root) => c.scoreCompleted(ctx, root),
+    finalScoring: (ctx) => c.finalScoring(ctx),
+    castle: c,
+  };
+  return ok(module);
+}
+
+export type { CastleOptions } from './options.js';
