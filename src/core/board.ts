@@ -22,7 +22,6 @@ export interface BoardRules {
   readonly tileIndex: Readonly<Record<string, number>>;
   readonly tracksTiles: readonly boolean[];
   readonly inside: ((key: number) => boolean) | null;
-  readonly kinds: readonly { readonly edgeClass: number }[];
 }
 
 /** What placement enumeration needs: the board rules and the expansions' placement hooks. @internal */
@@ -211,8 +210,8 @@ export function layTile(
       }
       // The empty neighbour now demands our edge class on its facing side (a wall side demands
       // nothing and makes no cell placeable).
+      if ((tile.wallSides >>> (rotation * 4 + side)) & 1) continue;
       const cls = (sig >>> (3 * side)) & 7;
-      if (rules.kinds[kinds[pf[rOff + side * 3 + 1]!]!]!.edgeClass < 0) continue;
       const facing = (side + 2) % 4;
       const bits = ((7 << (3 * facing)) << 12) | (cls << (3 * facing));
       const j = openIndex(s.frontier, nkey);

@@ -80,6 +80,8 @@ export interface CompiledTile {
   readonly portFeature: Int8Array;
   /** Edge-class signature per rotation: 3 bits per side, side s at bit 3s. */
   readonly signature: Int32Array;
+  /** Sides that are wall (edge class -1: no demand, no frontier): bit `r * 4 + side`. */
+  readonly wallSides: number;
   /** Local index of the tile's 'surroundings' feature (cloister), or -1. */
   readonly areaFeature: number;
   /** Local index by local id. */
@@ -166,12 +168,15 @@ export function compileTile(def: TileDef, index: number, kinds: readonly Feature
   def.features.forEach((f, i) => f.ports.forEach((p) => (base[PORT_INDEX[p]!] = i)));
   const portFeature = new Int8Array(48);
   const signature = new Int32Array(4);
+  let wallSides = 0;
   for (let r = 0; r < 4; r++) {
     for (let p = 0; p < 12; p++) portFeature[r * 12 + rotatePort(p, r)] = base[p]!;
     let sig = 0;
     for (let side = 0; side < 4; side++) {
       const owner = portFeature[r * 12 + side * 3 + 1]!;
-      sig |= Math.max(0, kinds[fk[owner]!]!.edgeClass) << (3 * side);
+      const cls = kinds[fk[owner]!]!.edgeClass;
+      if (cls < 0) wallSides |= 1 << (r * 4 + side);
+      sig |= Math.max(0, cls) << (3 * side);
     }
     signature[r] = sig;
   }
@@ -188,6 +193,7 @@ export function compileTile(def: TileDef, index: number, kinds: readonly Feature
     adjacent: def.features.map((f) => f.adjacent.map((a) => localIndex[a]!)),
     portFeature,
     signature,
+    wallSides,
     areaFeature,
     localIndex,
   };

@@ -14,7 +14,7 @@
 import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
 import type { Expansion, HookContext } from '../../core/expansion.js';
-import { award, featureRef, followersOn, returnFollowers } from '../../core/engine/scoring.js';
+import { award, featureRef, returnFollowers } from '../../core/engine/scoring.js';
 import { meepleError, type MeepleError } from '../../core/errors.js';
 import { err, ok, type Result } from '../../core/result.js';
 import type { ExpansionMove, GameState, GameView, Move } from '../../core/state.js';
@@ -95,10 +95,16 @@ function slice(s: Immutable<GameView> | GameState): CastleSlice {
 
 /** The player with strictly more followers on `root`, or -1 (a tie, or nobody there). */
 function scorerOf(s: Immutable<GameView>, root: number): number {
-  const c = followersOn(s, root);
-  if (c[0]! > c[1]!) return 0;
-  if (c[1]! > c[0]!) return 1;
-  return -1;
+  // Two players: count in place rather than through followersOn (this runs in every scoring).
+  const g = s.features;
+  if (g.followers[root] === 0) return -1;
+  let balance = 0;
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    if (findRoot(g.parent, s.tiles[f.tile]!.node + f.local) === root) balance += f.player === 0 ? 1 : -1;
+  }
+  return balance > 0 ? 0 : balance < 0 ? 1 : -1;
 }
 
 /** Points of a completed feature (digest, scoring table), with token 2/3 doubling when used. */
@@ -478,11 +484,14 @@ function rulesModule(c: CastleRules): Expansion {
       const s = ctx.state;
       const roots = s.flow!.roots;
       // The placing player's scorings first, then the opponent's, then those that score nobody.
-      const rank = (r: number): number => {
-        const p = scorerOf(s, r);
-        return p === s.active ? 0 : p >= 0 ? 1 : 2;
-      };
-      roots.sort((a, b) => rank(a) - rank(b) || a - b);
+      if (roots.length > 1) {
+        const ranks = new Map<number, number>();
+        for (const r of roots) {
+          const p = scorerOf(s, r);
+          ranks.set(r, p === s.active ? 0 : p >= 0 ? 1 : 2);
+        }
+        roots.sort((a, b) => ranks.get(a)! - ranks.get(b)! || a - b);
+      }
       if (scoreChoices(c, ctx.rules, s).length === 0) return;
       s.step = { kind: 'castle/score', player: s.active };
       return 'wait';
