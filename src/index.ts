@@ -25,7 +25,7 @@ export { createRuleset, GAMES } from './ruleset.js';
 export type { Ruleset, RulesetOptions, RulesetSpec, ExpansionRef } from './core/ruleset.js';
 export type { Result, Ok, Err } from './core/result.js';
 export { ok, err } from './core/result.js';
-export { ERROR_CODES, type ErrorCode, type MeepleError } from './core/errors.js';
+export { ERROR_CODES, type ErrorCode, type ExpansionErrorCode, type ExpansionError, type MeepleError } from './core/errors.js';
 export { SIDES, PORTS, ROTATIONS, type Side, type Port, type Rotation, type Cell, type Immutable } from './core/types.js';
 export {
   cellKey,
@@ -75,7 +75,7 @@ export {
   type Replay,
   type ReplayResult,
 } from './core/engine/serialize.js';
-export { featureAt, projectedScores, type FeatureQuery, type FeatureInfo, type FollowerInfo } from './core/engine/query.js';
+export { featureAt, projectedScores, offBoardFollowers, type FeatureQuery, type FeatureInfo, type FollowerInfo } from './core/engine/query.js';
 export { tileDefs } from './core/engine/catalogue.js';
 export { randomBot, greedyBot, type Bot } from './bots.js';
 export {

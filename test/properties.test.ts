@@ -23,6 +23,7 @@ import {
   makeReplay,
   newGame,
   observe,
+  offBoardFollowers,
   parseState,
   replay,
   serializeState,
@@ -179,9 +180,10 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
    * follower on the board is listed on the feature it stands on, and no feature holds more.
    */
   function checkFollowers(state: GameState, deep = false): void {
+    const held = offBoardFollowers(rules, state);
     for (let p = 0; p < state.players; p++) {
       const onBoard = state.followers.filter((f) => f.player === p).length;
-      expect(state.supply[p]! + onBoard, `player ${p}: supply ${state.supply[p]} + board ${onBoard}`).toBe(FOLLOWERS);
+      expect(state.supply[p]! + onBoard + held[p]!, `player ${p}: supply ${state.supply[p]} + board ${onBoard} + off the board ${held[p]}`).toBe(FOLLOWERS);
       expect(state.supply[p]).toBeGreaterThanOrEqual(0);
     }
     if (!deep) return;

@@ -74,12 +74,28 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
+ * An expansion's own error code, namespaced by its id (`'<expansion id>/<name>'`): why one of its
+ * rules refuses a placement or one of its moves. Each expansion's guide lists its codes.
+ */
+// `& {}` keeps the library's own codes as distinct literals next to the template type.
+// eslint-disable-next-line @typescript-eslint/ban-types
+export type ExpansionErrorCode = `${string}/${string}` & {};
+
+/** What an expansion answers when it refuses something: its own code and a message. */
+export interface ExpansionError {
+  /** `'<expansion id>/<name>'`. */
+  readonly code: ExpansionErrorCode;
+  /** For people. */
+  readonly message: string;
+}
+
+/**
  * An expected failure: a precise `code` to branch on, and a `message` for people. Some errors
  * carry extra context (`path` for a malformed or tampered state, `index` for a replay move).
  */
 export interface MeepleError {
-  /** What failed, as a stable string code. */
-  readonly code: ErrorCode;
+  /** What failed, as a stable string code: one of {@link ERROR_CODES}, or an expansion's own. */
+  readonly code: ErrorCode | ExpansionErrorCode;
   /** A human-readable explanation, naming the offending value where possible. */
   readonly message: string;
   /** Where in a JSON input the problem is (`state.scores[1]`), when it applies. */
@@ -110,7 +126,7 @@ export function showValue(v: unknown): string {
 
 /** Builds a {@link MeepleError}; `extra` adds `path`, `index` or `cause`. */
 export function meepleError(
-  code: ErrorCode,
+  code: ErrorCode | ExpansionErrorCode,
   message: string,
   extra?: { path?: string; index?: number; cause?: MeepleError },
 ): MeepleError {

@@ -29,6 +29,7 @@ import type { Ruleset } from './ruleset.js';
 import type { ExpansionMove, GameState, GameView, Move } from './state.js';
 import type { CompiledTile, FeatureKindDef, TileDef } from './tiles.js';
 import type { Immutable, Rotation } from './types.js';
+import type { ExpansionError } from './errors.js';
 import type { StartTile } from './game.js';
 
 /** A feature completed by the tile just placed, as handed to `afterScoring`. */
@@ -109,9 +110,15 @@ export interface Expansion {
    * Why the tile may not lie at `x, y` turned `rotation`, or null if it may. Asked only for
    * placements whose edges already match, when listing legal moves, checking a move and
    * deciding whether a drawn tile fits anywhere. The first non-null answer in hook order is the
-   * message of the `place/forbidden` error.
+   * message of the `place/forbidden` error; an {@link ExpansionError} gives the refusal the
+   * expansion's own code instead (`'<id>/<name>'`, which must start with the expansion's id).
    */
-  placementError?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile, x: number, y: number, rotation: Rotation): string | null;
+  placementError?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile, x: number, y: number, rotation: Rotation): string | ExpansionError | null;
+  /**
+   * Why one of the expansion's moves is refused, when it is not among the legal moves: its own
+   * code and message (`'<id>/<name>'`), or null for the generic `move/not-offered`.
+   */
+  moveError?(rules: Ruleset, state: Immutable<GameView>, move: Readonly<Record<string, unknown>>): ExpansionError | null;
   /**
    * After a tile is laid and its features merged, before deployment; `tile` is its index in
    * `state.tiles`. Also called for the start tile (index 0) when a game is set up.
@@ -198,6 +205,18 @@ export interface Expansion {
    */
   finalScoring?(ctx: HookContext): void;
   /**
+   * Followers this expansion holds off the board, per player (in the Count's quarters, on tower
+   * tops, as prisoners): with `supply` and `state.followers` they account for every follower
+   * (`offBoardFollowers` sums them over the expansions).
+   */
+  followersHeld?(state: Immutable<GameView>): readonly number[];
+  /**
+   * Moves offered at every step of the active player's own turn (the Tower's ransom), next to the
+   * step's own moves (before `pass` at the deploy step, after the others elsewhere). They are
+   * applied by `play`, which must leave `state.step` as it is and return `'done'`.
+   */
+  turnMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
+  /**
    * What a viewer (a player, or null for a spectator) may see of the slice, called by `observe`
    * on a copy of it (default: all of it).
    */
@@ -239,6 +258,7 @@ export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
   readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
   readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
+  readonly turnMoves: readonly NonNullable<Expansion['turnMoves']>[];
   readonly scoringOrder: readonly NonNullable<Expansion['scoringOrder']>[];
   readonly beforeTurnEnd: readonly NonNullable<Expansion['beforeTurnEnd']>[];
   readonly nextPlayer: readonly NonNullable<Expansion['nextPlayer']>[];

@@ -134,6 +134,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
       deployMoves: hookList(expansions, 'deployMoves'),
       beforeScoring: hookList(expansions, 'beforeScoring'),
       scoringOrder: hookList(expansions, 'scoringOrder'),
+      turnMoves: hookList(expansions, 'turnMoves'),
       beforeTurnEnd: hookList(expansions, 'beforeTurnEnd'),
       nextPlayer: hookList(expansions, 'nextPlayer'),
       deployAllowed: hookList(expansions, 'deployAllowed'),

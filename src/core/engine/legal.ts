@@ -37,27 +37,40 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
     // Expansions' alternatives to a follower (in hook order), then passing.
     const extra = rules.hooks.deployMoves;
     for (let i = 0; i < extra.length; i++) out.push(...extra[i]!(rules, state));
+    out.push(...turnMoves(rules, state));
     out.push({ type: 'pass', player: step.player });
+    return out;
   } else if (step.kind !== 'game-over') {
     // One of an expansion's own steps: its moves come from that expansion.
     const owner = ownerOf(rules, step.kind);
     if (owner?.stepMoves === undefined) throw new Error(`no expansion lists the moves of step ${step.kind}`);
     out.push(...owner.stepMoves(rules, state));
   }
+  out.push(...turnMoves(rules, state));
+  return out;
+}
+
+/** The moves offered at any step of the active player's own turn (ransom), in hook order. */
+function turnMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+  const hooks = rules.hooks.turnMoves;
+  const step = state.step;
+  if (hooks.length === 0 || step.kind === 'game-over' || step.player !== state.active) return [];
+  const out: Move[] = [];
+  for (let i = 0; i < hooks.length; i++) out.push(...hooks[i]!(rules, state));
   return out;
 }
 
 /** Whether the current step's moves can only be had by listing them (expansion moves involved). */
 function listed(rules: Ruleset, state: Immutable<GameView>): boolean {
   const kind = state.step.kind;
-  return kind.includes('/') || (kind === 'deploy' && rules.hooks.deployMoves.length > 0);
+  return kind.includes('/') || (kind === 'deploy' && rules.hooks.deployMoves.length > 0) || rules.hooks.turnMoves.length > 0;
 }
 
 /** Number of legal moves (without building them). @internal */
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
-  if (step.kind === 'place-tile') return placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!).length;
   if (listed(rules, state)) return listMoves(rules, state).length;
+  if (step.kind === 'place-tile') return placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!).length;
   if (step.kind === 'deploy') {
     let bits = deployTargets(rules, state);
     let n = 1;
@@ -73,7 +86,7 @@ export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
 /** The n-th legal move in canonical order (0 <= n < countMoves). @internal */
 export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): Move {
   const step = state.step;
-  if (step.kind === 'place-tile') {
+  if (step.kind === 'place-tile' && rules.hooks.turnMoves.length === 0) {
     const p = placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!)[n];
     if (p === undefined) throw new Error(`no placement #${n}`);
     const key = (p / 4) | 0;
@@ -156,7 +169,9 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     const hooks = rules.hooks.placementByTile[tile.index]!;
     for (let i = 0; i < hooks.length; i++) {
       const why = hooks[i]!(rules, state, tile, x, y, rotation);
-      if (why !== null) return meepleError('place/forbidden', `tile ${step.tile} turned ${rotation} may not lie at ${x},${y}: ${why}`);
+      if (why === null) continue;
+      const text = `tile ${step.tile} turned ${rotation} may not lie at ${x},${y}: ${typeof why === 'string' ? why : why.message}`;
+      return meepleError(typeof why === 'string' ? 'place/forbidden' : why.code, text);
     }
     return null;
   }
@@ -200,8 +215,16 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
   let offered: readonly Move[];
   if (step.kind === 'deploy') offered = owner.deployMoves?.(rules, state) ?? [];
   else if (step.kind.startsWith(`${owner.id}/`)) offered = owner.stepMoves?.(rules, state) ?? [];
-  else return meepleError('move/wrong-step', `cannot play ${type} now: the step is ${step.kind}`);
+  else offered = [];
+  // Moves of the active player's whole turn (ransom) are offered at every step of it.
+  const anyStep = owner.turnMoves !== undefined && step.player === state.active ? owner.turnMoves(rules, state) : [];
+  if (offered.length === 0 && anyStep.length === 0 && step.kind !== 'deploy' && !step.kind.startsWith(`${owner.id}/`)) {
+    return meepleError('move/wrong-step', `cannot play ${type} now: the step is ${step.kind}`);
+  }
   for (const o of offered) if (firstDifference(o, m, '$') === null) return null;
+  for (const o of anyStep) if (firstDifference(o, m, '$') === null) return null;
+  const own = owner.moveError?.(rules, state, m) ?? null;
+  if (own !== null) return meepleError(own.code, own.message);
   return meepleError('move/not-offered', `${type} with these fields is not among the legal moves at step ${step.kind}`);
 }
 

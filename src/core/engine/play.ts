@@ -18,6 +18,7 @@ import type { CompiledTile } from '../tiles.js';
 import type { ExpansionMove } from '../state.js';
 import { cloneJson } from './clone.js';
 import { deepFreeze as deepFreezeJson } from './reconcile.js';
+import { firstDifference } from './serialize.js';
 
 /** Builds the initial state: start tile laid, first tile drawn. Players and seed are validated by the caller. @internal */
 export function setupGame(rules: Ruleset, players: number, seed: string, emit: Emit): GameState {
@@ -142,9 +143,20 @@ export function ownerOf(rules: Ruleset, name: string): Expansion | undefined {
 function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, emit: Emit): void {
   s.moves.push(deepFreezeJson(cloneJson(move)));
   const owner = ownerOf(rules, move.type)!;
+  if (owner.turnMoves !== undefined && isListed(owner.turnMoves(rules, s), move)) {
+    // A move of the whole turn (ransom): played aside, the step stays what it was.
+    owner.play!({ rules, state: s, emit }, move);
+    return;
+  }
   // A move at the deploy step is the turn's action: when the expansion is done, the turn goes on.
   if (s.step.kind === 'deploy') s.flow ??= { phase: 'action', roots: [], hook: 0, completed: [] };
   if (owner.play!({ rules, state: s, emit }, move) === 'done') resumeTurn(rules, s, emit);
+}
+
+/** Whether `move` is one of `offered` (same fields, same values). */
+function isListed(offered: readonly Move[], move: ExpansionMove): boolean {
+  for (const o of offered) if (firstDifference(o, move, '$') === null) return true;
+  return false;
 }
 
 /** The completed features among the roots the last tile touched, in order. */

@@ -176,3 +176,29 @@ export function projectedScores(rules: Ruleset, state: Immutable<GameView>): num
   for (const h of rules.hooks.finalScoring) h(ctx);
   return s.scores;
 }
+
+/**
+ * Followers held off the board by the expansions, per player (in the Count's quarters, on tower
+ * tops, as prisoners). With `state.supply` and `state.followers` they account for every
+ * follower of every player.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, offBoardFollowers } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'held' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * console.log(offBoardFollowers(rules.value, game.value)); // [ 0, 0 ]
+ * ```
+ */
+export function offBoardFollowers(rules: Ruleset, state: Immutable<GameView>): number[] {
+  const out = new Array<number>(state.players).fill(0);
+  for (const e of rules.expansions) {
+    if (e.followersHeld === undefined) continue;
+    const held = e.followersHeld(state);
+    for (let p = 0; p < out.length; p++) out[p]! += held[p] ?? 0;
+  }
+  return out;
+}

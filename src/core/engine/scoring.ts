@@ -5,7 +5,7 @@
 import type { FeatureRef, ScoreReason } from '../events.js';
 import type { ScoringContext } from '../game.js';
 import { findRoot } from '../features.js';
-import type { GameState, GameView } from '../state.js';
+import type { Follower, GameState, GameView } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
 import type { Immutable } from '../types.js';
 
@@ -95,4 +95,27 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
     fs.length = kept;
     s.features.followers[root] = 0;
   }
+}
+
+/**
+ * Puts a follower of `player` onto feature `root` (on its root segment), outside the ordinary
+ * deployment: an expansion moving one in from off the board (the Count's quarters, a portal).
+ * The caller takes it from wherever it was (supply or its own slice). Emits nothing: the
+ * expansion names the move in its own event. @internal
+ */
+export function addFollower(s: GameState, player: number, root: number): void {
+  const g = s.features;
+  s.followers.push(Object.freeze({ player, tile: g.tile[root]!, local: g.local[root]! }));
+  g.followers[root]!++;
+}
+
+/**
+ * Takes follower `index` of `state.followers` off the board and returns it (the dragon, a
+ * capture, the princess); the caller puts it somewhere (supply, a prisoner list). @internal
+ */
+export function removeFollower(s: GameState, index: number): Follower {
+  const f = s.followers[index]!;
+  s.followers.splice(index, 1);
+  s.features.followers[findRoot(s.features.parent, s.tiles[f.tile]!.node + f.local)]!--;
+  return f;
 }

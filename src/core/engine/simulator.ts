@@ -153,7 +153,7 @@ class SimulatorImpl implements Simulator {
   #randomMove(random: RandomSource): Move {
     const s = this.#s;
     const step = s.step;
-    if (step.kind === 'place-tile') {
+    if (step.kind === 'place-tile' && this.rules.hooks.turnMoves.length === 0) {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
       const n = collectPlacements(this.rules, s, this.rules.tiles[this.rules.tileIndex[step.tile]!]!, this.#buf);
       const p = this.#buf[random(n)]!;
