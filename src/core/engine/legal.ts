@@ -218,13 +218,14 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
   else offered = [];
   // Moves of the active player's whole turn (ransom) are offered at every step of it.
   const anyStep = owner.turnMoves !== undefined && step.player === state.active ? owner.turnMoves(rules, state) : [];
+  for (const o of offered) if (firstDifference(o, m, '$') === null) return null;
+  for (const o of anyStep) if (firstDifference(o, m, '$') === null) return null;
+  // Refused: the expansion may say why in its own words and code.
+  const own = owner.moveError?.(rules, state, m) ?? null;
+  if (own !== null) return meepleError(own.code, own.message);
   if (offered.length === 0 && anyStep.length === 0 && step.kind !== 'deploy' && !step.kind.startsWith(`${owner.id}/`)) {
     return meepleError('move/wrong-step', `cannot play ${type} now: the step is ${step.kind}`);
   }
-  for (const o of offered) if (firstDifference(o, m, '$') === null) return null;
-  for (const o of anyStep) if (firstDifference(o, m, '$') === null) return null;
-  const own = owner.moveError?.(rules, state, m) ?? null;
-  if (own !== null) return meepleError(own.code, own.message);
   return meepleError('move/not-offered', `${type} with these fields is not among the legal moves at step ${step.kind}`);
 }
 
