@@ -326,7 +326,7 @@ test('scoringOrder: an expansion reorders the features the tile completed before
     const game = playRandom(r, seed);
     const orders: number[][] = [];
     for (const turn of game.turns) {
-      const done = turn.flatMap((e) => (e.type === 'feature-completed' ? [(e as { feature: { x: number; y: number; feature: string } }).feature] : []));
+      const done = turn.flatMap((e) => (e.type === 'feature-completed' ? [(e as unknown as { feature: { x: number; y: number; feature: string } }).feature] : []));
       if (done.length < 2) continue;
       orders.push(
         done.map((f) => {
