@@ -37,8 +37,9 @@ export function addSegment(
   g.open.push(open);
   g.pennants.push(pennants);
   g.followers.push(0);
-  // Tile lists are frozen: they are replaced, never changed, so copies of a state share them.
-  g.tiles.push(tracksTiles ? (Object.freeze([tile]) as number[]) : NO_TILES);
+  // Tile lists are replaced, never changed, so copies of a state share them. Born unfrozen (for
+  // speed); applyMove freezes the ones it adopts.
+  g.tiles.push(tracksTiles ? [tile] : NO_TILES);
   return i;
 }
 
@@ -68,7 +69,7 @@ export function unionFeatures(g: FeatureGraph, a: number, b: number): number {
       const t = gone[i]!;
       if (!keep.includes(t)) (merged ??= [...keep]).push(t);
     }
-    if (merged !== null) g.tiles[ra] = Object.freeze(merged) as number[];
+    if (merged !== null) g.tiles[ra] = merged;
     g.tiles[rb] = NO_TILES;
   }
   return ra;

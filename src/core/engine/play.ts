@@ -65,7 +65,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
 export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): void {
   const step = s.step;
   if (step.kind === 'place-tile' && move.type === 'place') {
-    s.moves.push(Object.freeze({ type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation }));
+    s.moves.push({ type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation });
     const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
     const index = layTile(rules, s, tile, move.x, move.y, move.rotation, move.player);
     if (emit !== null) {
@@ -82,12 +82,12 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     return;
   }
   if (step.kind === 'deploy' && move.type === 'deploy') {
-    s.moves.push(Object.freeze({ type: 'deploy', player: move.player, feature: move.feature }));
+    s.moves.push({ type: 'deploy', player: move.player, feature: move.feature });
     const index = s.tiles.length - 1;
     const placed = s.tiles[index]!;
     const local = rules.tiles[rules.tileIndex[placed.id]!]!.localIndex[move.feature]!;
     s.features.followers[findRoot(s.features.parent, placed.node + local)]!++;
-    s.followers.push(Object.freeze({ player: move.player, tile: index, local }));
+    s.followers.push({ player: move.player, tile: index, local });
     s.supply[move.player]!--;
     if (emit !== null) {
       emit({
@@ -100,7 +100,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     return;
   }
   if (step.kind === 'deploy' && move.type === 'pass') {
-    s.moves.push(Object.freeze({ type: 'pass', player: move.player }));
+    s.moves.push({ type: 'pass', player: move.player });
     finishTurn(rules, s, emit);
     return;
   }

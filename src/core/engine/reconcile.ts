@@ -35,11 +35,17 @@ function sameArray(a: readonly unknown[], b: readonly unknown[]): boolean {
 }
 
 /**
- * Freezes an adopted array. Its members are numbers, or records and lists that the rules froze
- * when they made them (placed tiles, followers, moves, tile lists: see board.ts and play.ts), so
- * freezing the array itself completes the deep freeze.
+ * Freezes an adopted array and its members. Members are numbers, records shared with the (frozen)
+ * base, or records and lists the rules made during this move (a placed tile, a feature's new tile
+ * list: flat, unfrozen for the Simulator's sake), which are frozen here; moves, followers and
+ * expansion moves are frozen when made. One level is enough: no member holds further objects
+ * that are not frozen.
  */
 function freezeArray(v: unknown[]): unknown[] {
+  for (let i = 0; i < v.length; i++) {
+    const e = v[i];
+    if (typeof e === 'object' && e !== null && !Object.isFrozen(e)) Object.freeze(e);
+  }
   return Object.freeze(v) as unknown[];
 }
 

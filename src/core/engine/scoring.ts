@@ -105,7 +105,7 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
  */
 export function addFollower(s: GameState, player: number, root: number): void {
   const g = s.features;
-  s.followers.push(Object.freeze({ player, tile: g.tile[root]!, local: g.local[root]! }));
+  s.followers.push({ player, tile: g.tile[root]!, local: g.local[root]! });
   g.followers[root]!++;
 }
 
