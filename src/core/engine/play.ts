@@ -11,7 +11,6 @@ import type { Ruleset } from '../ruleset.js';
 import { randomBelow, seedRng } from '../rng.js';
 import type { GameState, GameView, Move } from '../state.js';
 import type { Immutable } from '../types.js';
-import { touchedRoots } from '../board.js';
 import { featureRef, followersOn } from './scoring.js';
 import type { Expansion } from '../expansion.js';
 import type { CompiledTile } from '../tiles.js';
@@ -163,8 +162,20 @@ function isListed(offered: readonly Move[], move: ExpansionMove): boolean {
 function completedRoots(rules: Ruleset, s: GameState): number[] {
   const g = s.features;
   const out: number[] = [];
-  for (const root of touchedRoots(rules, s)) {
-    if (g.open[root] === 0 && rules.kinds[g.kind[root]!]!.completion !== 'never') out.push(root);
+  // The same order as touchedRoots (the tile's features, then the cloisters around it), without
+  // building the list of every touched feature: most turns complete nothing.
+  const placed = s.tiles[s.tiles.length - 1]!;
+  const n = rules.tiles[rules.tileIndex[placed.id]!]!.kinds.length;
+  for (let f = 0; f < n; f++) {
+    const r = findRoot(g.parent, placed.node + f);
+    if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);
+  }
+  const areas = s.areas;
+  for (let i = 0; i < areas.length; i++) {
+    const seg = areas[i]!;
+    if (g.open[seg] !== 0 || out.includes(seg)) continue;
+    const at = s.tiles[g.tile[seg]!]!;
+    if (Math.abs(at.x - placed.x) <= 1 && Math.abs(at.y - placed.y) <= 1) out.push(seg);
   }
   return out;
 }
