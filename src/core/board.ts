@@ -248,23 +248,3 @@ export function tileIndexOf(rules: BoardRules, id: string): number {
   if (i === undefined) throw new Error(`unknown tile kind ${id}`);
   return i;
 }
-
-/** Roots of the features that the last placed tile belongs to or completes around it, without duplicates, in order. */
-export function touchedRoots(rules: BoardRules, s: Immutable<GameView>): number[] {
-  const index = s.tiles.length - 1;
-  const placed = s.tiles[index]!;
-  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
-  const out: number[] = [];
-  for (let f = 0; f < tile.kinds.length; f++) {
-    const r = findRoot(s.features.parent, placed.node + f);
-    if (!out.includes(r)) out.push(r);
-  }
-  // Unfinished cloisters in the 3x3 around the tile (its own included above).
-  const areas = s.areas;
-  for (let i = 0; i < areas.length; i++) {
-    const seg = areas[i]!;
-    const at = s.tiles[s.features.tile[seg]!]!;
-    if (Math.abs(at.x - placed.x) <= 1 && Math.abs(at.y - placed.y) <= 1 && !out.includes(seg)) out.push(seg);
-  }
-  return out;
-}

@@ -63,6 +63,12 @@ export interface Expansion {
   readonly requires?: readonly string[];
   /** Ids of expansions this one cannot be combined with. */
   readonly conflictsWith?: readonly string[];
+  /**
+   * Why, by id of an expansion in `conflictsWith`: appended to the message of the
+   * `options/conflicting-expansions` refusal (the Count: River and the Count both replace the start
+   * tile, and the rules advise against combining them).
+   */
+  readonly conflictReasons?: Readonly<Record<string, string>>;
   /** Most players this expansion allows, when more than the base game's (The Tower: 6). */
   readonly maxPlayers?: number;
   /** Extra feature kinds. */

@@ -3,7 +3,9 @@
  * `applyMove` runs it inside immer; the Simulator runs it on its own plain copy. The move is
  * assumed legal: callers validate first (see legal.ts).
  */
-import { canPlaceAnywhere, layTile } from '../board.js';
+import { canPlaceAnywhere, layTile, tileAt } from '../board.js';
+import { oppositePort } from '../tiles.js';
+import { cellKey, SIDE_DELTA } from '../state.js';
 import type { Emit } from '../events.js';
 import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
@@ -169,6 +171,26 @@ function completedRoots(rules: Ruleset, s: GameState): number[] {
   for (let f = 0; f < n; f++) {
     const r = findRoot(g.parent, placed.node + f);
     if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);
+  }
+  // Where kinds of one edge class face each other (The Castle: a court against a tower), the
+  // tile can close a neighbour's feature that it does not join: look across every edge.
+  if (rules.mixedEdges) {
+    const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+    const key = cellKey(placed.x, placed.y);
+    for (let side = 0; side < 4; side++) {
+      const nt = tileAt(s, key + SIDE_DELTA[side]!);
+      if (nt < 0) continue;
+      const other = s.tiles[nt]!;
+      const ot = rules.tiles[rules.tileIndex[other.id]!]!;
+      for (let k = 0; k < 3; k++) {
+        const p = side * 3 + k;
+        const mine = placed.node + tile.portFeature[placed.rotation * 12 + p]!;
+        const theirs = other.node + ot.portFeature[other.rotation * 12 + oppositePort(p)]!;
+        if (g.kind[mine] === g.kind[theirs]) continue;
+        const r = findRoot(g.parent, theirs);
+        if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);
+      }
+    }
   }
   const areas = s.areas;
   for (let i = 0; i < areas.length; i++) {
