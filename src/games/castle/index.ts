@@ -69,10 +69,22 @@ export interface CastleSlice {
   extraTurn: number;
   /** The last turn in which the active player scored a completed feature with the majority. */
   majorityTurn: number;
-  /** A token (2 or 3) chosen for the feature scored next: its root. */
-  pending: { root: number; token: number } | null;
-  /** Final-scoring token choices made (tokens 4, 5, 6 and 7): which feature each applies to (-1: none eligible). */
-  finals: { player: number; token: number; root: number }[];
+  /** A token (2 or 3) chosen for the feature scored next, or null. */
+  pending: {
+    /** Root segment of the feature. */
+    root: number;
+    /** The token, 2 or 3. */
+    token: number;
+  } | null;
+  /** Final-scoring token choices made (tokens 4, 5, 6 and 7): which feature each applies to. */
+  finals: {
+    /** The token's owner. */
+    player: number;
+    /** The token, 4 to 7. */
+    token: number;
+    /** Root segment of the chosen feature. */
+    root: number;
+  }[];
 }
 
 /** A `castle/score` move: score this completed feature next, with wall token 2 or 3 or none (0). */
