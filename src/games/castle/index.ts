@@ -338,31 +338,33 @@ function rootsWithFollowers(s: Immutable<GameView>, kind: number): number[] {
 
 /** The largest orthogonally connected group of empty play-area cells (digest, End of game 1). */
 export function largestEmptyArea(rules: Ruleset, s: Immutable<GameView>): number {
-  const inside = rules.inside;
-  if (inside === null) return 0;
+  if (rules.inside === null) return 0;
   const layout = castleOf(rules).config.layout;
-  const seen = new Set<number>();
+  const w = layout.width;
+  const h = layout.height;
+  // 1 = empty cell of the play area not yet counted.
+  const open = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) open[i] = layout.inside[i]!;
+  for (const t of s.tiles) if (t.x >= 0 && t.y >= 0 && t.x < w && t.y < h) open[t.y * w + t.x] = 0;
+  const stack: number[] = [];
   let best = 0;
-  for (let y = 0; y < layout.height; y++) {
-    for (let x = 0; x < layout.width; x++) {
-      const key = cellKey(x, y);
-      if (!inside(key) || seen.has(key) || tileAt(s, key) >= 0) continue;
-      let size = 0;
-      const stack = [key];
-      seen.add(key);
-      while (stack.length > 0) {
-        const k = stack.pop()!;
-        size++;
-        for (let d = 0; d < 4; d++) {
-          const n = k + SIDE_DELTA[d]!;
-          if (!seen.has(n) && inside(n) && tileAt(s, n) < 0) {
-            seen.add(n);
-            stack.push(n);
-          }
-        }
+  for (let start = 0; start < w * h; start++) {
+    if (open[start] === 0) continue;
+    open[start] = 0;
+    stack.push(start);
+    let size = 0;
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      size++;
+      const x = i % w;
+      const next = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w];
+      for (const n of next) {
+        if (n < 0 || n >= w * h || open[n] === 0) continue;
+        open[n] = 0;
+        stack.push(n);
       }
-      if (size > best) best = size;
     }
+    if (size > best) best = size;
   }
   return best;
 }
@@ -419,28 +421,43 @@ function orderIrrelevant(c: CastleRules, wall: readonly number[], score: number,
   return perm([...amounts], score, []);
 }
 
+/** The token (2 or 3) the active player could use on feature `root` now, or 0. */
+function tokenFor(s: Immutable<GameView>, scorer: number, root: number): number {
+  if (scorer !== s.active) return 0;
+  const kind = s.features.kind[root];
+  const token = kind === TOWER ? 2 : kind === HOUSE ? 3 : 0;
+  return token !== 0 && usable(s, scorer, token) >= 0 ? token : 0;
+}
+
+/** The features to score next that share the first one's scorer, ascending; [] when that scores nobody. */
+function nextGroup(s: Immutable<GameView>): { scorer: number; group: number[] } {
+  const flow = s.flow;
+  if (flow === null || flow.phase !== 'score' || flow.roots.length === 0) return { scorer: -1, group: [] };
+  const first = scorerOf(s, flow.roots[0]!);
+  if (first < 0) return { scorer: -1, group: [] };
+  const group = flow.roots.length === 1 ? [flow.roots[0]!] : flow.roots.filter((r) => scorerOf(s, r) === first).sort((a, b) => a - b);
+  return { scorer: first, group };
+}
+
+/** Whether the placing player has a choice to make about the next scoring (order or token). */
+function scoreDecision(c: CastleRules, s: Immutable<GameView>): boolean {
+  const { scorer, group } = nextGroup(s);
+  if (group.length === 0) return false;
+  for (const root of group) if (tokenFor(s, scorer, root) !== 0) return true;
+  return !orderIrrelevant(c, slice(s).wall, s.scores[scorer]!, group.map((r) => completedValue(s, r, false)));
+}
+
 /** The `castle/score` moves now (empty when nothing is left to decide). */
 function scoreChoices(c: CastleRules, rules: Ruleset, s: Immutable<GameView>): Move[] {
-  const flow = s.flow;
-  if (flow === null || flow.phase !== 'score' || flow.roots.length === 0) return [];
-  const first = scorerOf(s, flow.roots[0]!);
-  if (first < 0) return [];
-  const group = flow.roots.filter((r) => scorerOf(s, r) === first).sort((a, b) => a - b);
+  if (!scoreDecision(c, s)) return [];
+  const { scorer: first, group } = nextGroup(s);
   const out: Move[] = [];
-  let tokenChoice = false;
   for (const root of group) {
     const ref = refOf(rules, s, root);
     out.push({ type: 'castle/score', player: s.active, ...ref, token: 0 });
-    if (first !== s.active) continue;
-    const kind = s.features.kind[root];
-    const token = kind === TOWER ? 2 : kind === HOUSE ? 3 : 0;
-    if (token !== 0 && usable(s, first, token) >= 0) {
-      out.push({ type: 'castle/score', player: s.active, ...ref, token });
-      tokenChoice = true;
-    }
+    const token = tokenFor(s, first, root);
+    if (token !== 0) out.push({ type: 'castle/score', player: s.active, ...ref, token });
   }
-  if (tokenChoice) return out;
-  if (orderIrrelevant(c, slice(s).wall, s.scores[first]!, group.map((r) => completedValue(s, r, false)))) return [];
   return out;
 }
 
@@ -584,7 +601,7 @@ function rulesModule(c: CastleRules): Expansion {
         }
         roots.sort((a, b) => ranks.get(a)! - ranks.get(b)! || a - b);
       }
-      if (scoreChoices(c, ctx.rules, s).length === 0) return;
+      if (!scoreDecision(c, s)) return;
       s.step = { kind: 'castle/score', player: s.active };
       return 'wait';
     },
