@@ -78,6 +78,7 @@ export {
 export { featureAt, projectedScores, offBoardFollowers, type FeatureQuery, type FeatureInfo, type FollowerInfo } from './core/engine/query.js';
 export { tileDefs } from './core/engine/catalogue.js';
 export { randomBot, greedyBot, type Bot } from './bots.js';
+export * as authoring from './authoring.js';
 export {
   castleBoard,
   WALL_TOKENS,

@@ -89,7 +89,8 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
     }
     for (const c of e.conflictsWith ?? []) {
       if (expansions.some((x) => x.id === c)) {
-        return err(meepleError('options/conflicting-expansions', `expansions '${e.id}' and '${c}' cannot be combined`));
+        const why = e.conflictReasons !== undefined && Object.hasOwn(e.conflictReasons, c) ? `: ${e.conflictReasons[c]}` : '';
+        return err(meepleError('options/conflicting-expansions', `expansions '${e.id}' and '${c}' cannot be combined${why}`));
       }
     }
   }

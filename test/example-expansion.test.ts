@@ -2,8 +2,8 @@
  * The worked example of docs/expansions/writing-an-expansion.md, proven: "Pioneer", an invented
  * rule (an example, not a published expansion): the first player to complete a city scores a
  * bonus at once. The code between the `#region` markers is the code printed in the doc; the first
- * test checks that the two are identical (only the import paths differ: the doc shows the paths
- * of src/expansions/pioneer/index.ts, this file those of test/).
+ * test checks that the two are identical (only the import path differs: the doc imports from
+ * 'meeplekit', as a package of its own would, this file from src/).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -21,8 +21,7 @@ import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { Scenario } from './helpers.js';
 
 // #region pioneer
-import { emitExpansionEvent, sliceOf, type CompletedFeature, type Expansion, type HookContext } from '../src/core/expansion.js';
-import { award } from '../src/core/engine/scoring.js';
+import { authoring, type CompletedFeature, type Expansion, type HookContext } from '../src/index.js';
 
 /** Options of the Pioneer example expansion. */
 export interface PioneerOptions {
@@ -54,14 +53,14 @@ export function pioneer(options: PioneerOptions = {}): Expansion {
     validate: () => (Number.isInteger(bonus) && bonus >= 1 && bonus <= 10 ? null : `bonus must be an integer from 1 to 10, got ${String(bonus)}`),
     setup: (): PioneerState => ({ claimed: -1 }),
     afterScoring(ctx: HookContext, completed: readonly CompletedFeature[]): void {
-      const slice = sliceOf<PioneerState>(ctx.state, PIONEER);
+      const slice = authoring.sliceOf<PioneerState>(ctx.state, PIONEER);
       if (slice.claimed >= 0) return;
       const city = completed.find((f) => f.kind === 'city');
       if (city === undefined) return;
       const player = ctx.state.active; // who placed the tile
       slice.claimed = player;
-      award(ctx, player, bonus, 'pioneer/first-city', city.root);
-      emitExpansionEvent(ctx.emit, 'pioneer/claimed', { player, tiles: city.tiles });
+      authoring.award(ctx, player, bonus, 'pioneer/first-city', city.root);
+      authoring.emitExpansionEvent(ctx.emit, 'pioneer/claimed', { player, tiles: city.tiles });
     },
   };
 }
@@ -105,7 +104,7 @@ describe('docs/expansions/writing-an-expansion.md', () => {
   const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
   test('the example expansion printed in the doc is, character for character, the one tested here (import paths aside)', () => {
-    const code = region('pioneer').replaceAll("'../src/", "'../../");
+    const code = region('pioneer').replaceAll("'../src/index.js'", "'meeplekit'");
     expect(blocks).toContain(code);
   });
 

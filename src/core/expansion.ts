@@ -229,7 +229,7 @@ export interface Expansion {
   observe?(slice: unknown, viewer: number | null): unknown;
   /**
    * Its part of the integer action encoding of `meeplekit/ai`: required of every module with
-   * moves of its own (`stepMoves`, `deployMoves`), left out by the others. Each module with a
+   * moves of its own (`stepMoves`, `deployMoves`, `turnMoves`), left out by the others. Each module with a
    * codec gets a block of `size(window)` consecutive action ids, after the core's placement and
    * follower blocks and before `pass`, in hook order; its local ids `0 .. size - 1` are what
    * `encode` returns and `decode` reads. `window` is the placement window (x and y of its
@@ -280,12 +280,12 @@ export interface CompiledHooks {
   readonly finalScoring: readonly NonNullable<Expansion['finalScoring']>[];
 }
 
-/** Emits an expansion's own event (`type` is `'<id>/<name>'`). @internal */
+/** Emits an expansion's own event (`type` is `'<id>/<name>'`). */
 export function emitExpansionEvent(emit: Emit, type: `${string}/${string}`, data: Readonly<Record<string, unknown>>): void {
   if (emit !== null) emit({ type, ...data } as never);
 }
 
-/** The state slice of an expansion. @internal */
+/** The state slice of an expansion. */
 export function sliceOf<T>(state: Immutable<GameState> | GameState | Immutable<GameView>, id: string): T {
   return (state.ext as Record<string, unknown>)[id] as T;
 }

@@ -54,13 +54,13 @@ export interface Ruleset {
   readonly expansions: readonly Expansion[];
   /** Hooks by kind, in hook order. @internal */
   readonly hooks: CompiledHooks;
-  /** All feature kinds: the game's, then each expansion's. @internal */
+  /** All feature kinds: the game's, then each expansion's. */
   readonly kinds: readonly FeatureKindDef[];
-  /** Compiled tile kinds, in catalogue order (the order of `GameState.bag`). @internal */
+  /** Compiled tile kinds, in catalogue order (the order of `GameState.bag`). */
   readonly tiles: readonly CompiledTile[];
-  /** Tile kind index by id. @internal */
+  /** Tile kind index by id. */
   readonly tileIndex: Readonly<Record<string, number>>;
-  /** The tiles laid before the first turn. @internal */
+  /** The tiles laid before the first turn. */
   readonly start: readonly StartTile[];
   /**
    * Whether ports of different kinds can face each other (two kinds with ports share an edge
@@ -68,13 +68,13 @@ export interface Ruleset {
    * @internal
    */
   readonly mixedEdges: boolean;
-  /** Whether a cell (packed key) is on the board; null for an unbounded board. @internal */
+  /** Whether a cell (packed key) is on the board; null for an unbounded board. */
   readonly inside: ((key: number) => boolean) | null;
-  /** Per feature kind: whether features of it track their tiles. @internal */
+  /** Per feature kind: whether features of it track their tiles. */
   readonly tracksTiles: readonly boolean[];
-  /** Per feature kind: whether followers may be deployed on it. @internal */
+  /** Per feature kind: whether followers may be deployed on it. */
   readonly deployable: readonly boolean[];
-  /** Per feature kind: how the base game values it (`scoring`, else the kind's name). @internal */
+  /** Per feature kind: how the base game values it (`scoring`, else the kind's name). */
   readonly kindScoring: readonly string[];
   /** Feature kind names, by kind index. */
   readonly kindNames: readonly string[];

@@ -90,13 +90,13 @@ export interface CompiledTile {
 
 const PORT_INDEX: Readonly<Record<string, number>> = Object.fromEntries(PORTS.map((p, i) => [p, i]));
 
-/** The port a port touches across a shared edge: same middle, corners swap. @internal */
+/** The port a port touches across a shared edge: same middle, corners swap. */
 export function oppositePort(p: number): number {
   const side = (p / 3) | 0;
   return ((side + 2) % 4) * 3 + (2 - (p % 3));
 }
 
-/** Where port `p` of a tile ends up after `r` quarter turns clockwise. @internal */
+/** Where port `p` of a tile ends up after `r` quarter turns clockwise. */
 export function rotatePort(p: number, r: number): number {
   return (p + 3 * r) % 12;
 }

@@ -9,14 +9,14 @@ import type { Follower, GameState, GameView } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
 import type { Immutable } from '../types.js';
 
-/** Names feature `root` by its root segment (the feature's oldest tile). @internal */
+/** Names feature `root` by its root segment (the feature's oldest tile). */
 export function featureRef(rules: Ruleset, s: Immutable<GameView>, root: number): FeatureRef {
   const g = s.features;
   const t = s.tiles[g.tile[root]!]!;
   return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[g.local[root]!]!.id };
 }
 
-/** Followers per player standing on feature `root`. @internal */
+/** Followers per player standing on feature `root`. */
 export function followersOn(s: Immutable<GameView>, root: number): number[] {
   const counts = new Array<number>(s.players).fill(0);
   const fs = s.followers;
@@ -27,7 +27,7 @@ export function followersOn(s: Immutable<GameView>, root: number): number[] {
   return counts;
 }
 
-/** Players with the most followers on `root` (all tied players; none if nobody stands there). @internal */
+/** Players with the most followers on `root` (all tied players; none if nobody stands there). */
 export function majority(s: Immutable<GameView>, root: number): number[] {
   const counts = followersOn(s, root);
   let best = 0;
@@ -40,7 +40,7 @@ export function majority(s: Immutable<GameView>, root: number): number[] {
   return out;
 }
 
-/** Adds points to a player's score and emits the matching `scored` event. @internal */
+/** Adds points to a player's score and emits the matching `scored` event. */
 export function award(
   ctx: ScoringContext,
   player: number,
@@ -54,7 +54,7 @@ export function award(
   }
 }
 
-/** Roots of every complete feature whose kind scores as `scoring` (`city`, `road`), ascending. @internal */
+/** Roots of every complete feature whose kind scores as `scoring` (`city`, `road`), ascending. */
 export function completeRoots(rules: Ruleset, s: Immutable<GameView>, scoring: string): number[] {
   const g = s.features;
   const out: number[] = [];
@@ -64,7 +64,7 @@ export function completeRoots(rules: Ruleset, s: Immutable<GameView>, scoring: s
   return out;
 }
 
-/** Sends every follower on feature `root` back to its owner's supply, in deployment order. @internal */
+/** Sends every follower on feature `root` back to its owner's supply, in deployment order. */
 export function returnFollowers(ctx: ScoringContext, root: number): void {
   const s = ctx.state;
   const fs = s.followers;
@@ -101,7 +101,7 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
  * Puts a follower of `player` onto feature `root` (on its root segment), outside the ordinary
  * deployment: an expansion moving one in from off the board (the Count's quarters, a portal).
  * The caller takes it from wherever it was (supply or its own slice). Emits nothing: the
- * expansion names the move in its own event. @internal
+ * expansion names the move in its own event.
  */
 export function addFollower(s: GameState, player: number, root: number): void {
   const g = s.features;
@@ -111,7 +111,7 @@ export function addFollower(s: GameState, player: number, root: number): void {
 
 /**
  * Takes follower `index` of `state.followers` off the board and returns it (the dragon, a
- * capture, the princess); the caller puts it somewhere (supply, a prisoner list). @internal
+ * capture, the princess); the caller puts it somewhere (supply, a prisoner list).
  */
 export function removeFollower(s: GameState, index: number): Follower {
   const f = s.followers[index]!;

@@ -1,0 +1,651 @@
+/**
+ * The Count of Carcassonne: the City of Carcassonne (12 squares, four quarters: castle, market,
+ * blacksmith, cathedral) replaces the start tile, with the Count standing in the castle.
+ * Rules: count-king-robber-shrines.cs.txt, "Hrabě z Carcassonne" (the 2nd edition, the
+ * authority), with the older sheet count-of-carcassonne.cs.txt as an edition option;
+ * digest-expansions.md, "Count of Carcassonne" and "Order of steps in one turn"; the City's data:
+ * classic-tiles.md, "E. The Count of Carcassonne". docs/expansions/count.md maps each rule to its
+ * code and test.
+ *
+ * - **The City**: 12 start tiles CO1..CO12 at x 0..3, y 0..2, unturned. Tiles laid against its
+ *   rim match as usual. Its inside is one feature of kind `carcassonne` (complete from the start,
+ *   never touched, no follower): the three rim fields touch it, so a farm touching the City
+ *   counts it as one completed city, and the King counts it as one completed city.
+ * - **Into the city** (after the turn's scoring): when at least one opponent scored points this
+ *   turn and the player who placed the tile scored none (a lost shrine challenge scores nothing),
+ *   that player may put one follower from supply into any quarter (`count/enter`, even the
+ *   Count's), and then may move the Count (`count/move-count`); at most once per turn.
+ * - **Out of the city** (before each completed city, road, cloister or shrine is scored): each
+ *   player in turn from the active player's left, the active player last, may move any number of
+ *   their followers from the matching quarter (castle: city, blacksmith: road, cathedral:
+ *   cloister or shrine) onto it (`count/move-out`), never from the quarter where the Count
+ *   stands; then the feature is scored and all its followers return. Each completed feature has
+ *   its own round.
+ * - **End of game** (edition 2): from the left of the player who placed the last tile, players in
+ *   turn move one follower at a time from the market onto any field (`count/to-field`; a
+ *   `count/decline` ends that player's part), unless the Count stands on the market; then the
+ *   final scoring. Followers left in the other quarters score nothing. Edition 1 (the older
+ *   sheet): in turn, one at a time, every follower in a quarter not blocked by the Count must move
+ *   onto a matching unfinished feature or a field (`count/to-feature`) while one can.
+ *
+ * Options: `edition` 2 (default) or 1; `countMoves` `'free'` (default: any quarter, or stay),
+ * `'clockwise'` (the Count moves on one quarter clockwise whenever a follower enters) or
+ * `'entered'` (the Count moves to the quarter just entered), the two official variants.
+ *
+ * Steps (each with its decider in `player`): `count/enter`, `count/move-count`,
+ * `count/move-out` `{ quarter, feature }`, `count/to-field` `{ passed }` and `count/to-feature`.
+ * Moves: `count/enter` `{ quarter }`, `count/move-count` `{ quarter }`, `count/move-out`
+ * `{ count }` (0 declines), `count/to-field` and `count/to-feature` `{ x, y, feature }` (the
+ * feature named by its root segment, as `legalMoves` lists it), `count/decline`.
+ *
+ * Events: `count/entered` `{ player, quarter }`; `count/count-moved` `{ player, from, to }`;
+ * `count/moved-out` `{ player, quarter, count, feature }`; `count/to-field` `{ player, feature }`;
+ * `count/to-feature` `{ player, quarter, feature }`. Error codes (`moveError`):
+ * `count/quarter-blocked`, `count/no-followers`, `count/unknown-quarter`, `count/count-there`,
+ * `count/feature-name`, `count/not-a-target`.
+ *
+ * River and the Count cannot be combined (`conflictsWith`): both replace the start tile, and the
+ * rules recommend not to combine River II with the Count. Hook order 70: after Shrines (40), so
+ * that a lost challenge has been settled before "scored nothing" is judged.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame } from 'meeplekit';
+ * import { count } from 'meeplekit/expansions/count';
+ *
+ * const rules = createRuleset({ game: 'classic', expansions: [count({ countMoves: 'clockwise' })] });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 3, seed: 'count' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * console.log(rules.value.id, game.value.tiles.length, game.value.ext['count']);
+ * // classic+count{"countMoves":"clockwise"} 12 { quarters: {...}, count: 'castle', scoresAtPlace: [0, 0, 0] }
+ * ```
+ *
+ * @module
+ */
+import { tileAt } from '../../core/board.js';
+import { showValue, type ExpansionError } from '../../core/errors.js';
+import type { FeatureRef } from '../../core/events.js';
+import { emitExpansionEvent, sliceOf, type Expansion, type HookContext } from '../../core/expansion.js';
+import { addFollower, featureRef } from '../../core/engine/scoring.js';
+import { findRoot } from '../../core/features.js';
+import type { StartTile } from '../../core/game.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import { cellKey, type ExpansionMove, type GameState, type GameView, type Move } from '../../core/state.js';
+import { parseTileSpec } from '../../core/tiles.js';
+import type { Immutable } from '../../core/types.js';
+import { CARCASSONNE_KIND, CITY_SQUARES, COUNT_TILE_KINDS } from './tiles.js';
+
+export { CARCASSONNE_KIND, CITY_SQUARES, COUNT_TILE_KINDS, type CitySquare } from './tiles.js';
+
+/** The expansion's id. */
+export const COUNT = 'count';
+
+/** One of the four quarters of the City of Carcassonne. */
+export type Quarter = 'castle' | 'market' | 'blacksmith' | 'cathedral';
+
+/**
+ * The quarters in clockwise order round the City, as the 2nd-edition rules number them (1 castle,
+ * 2 market, 3 blacksmith, 4 cathedral) and as the C2 boards show them (castle CO3, market CO8,
+ * blacksmith CO10, cathedral CO2). The `'clockwise'` variant moves the Count along this order;
+ * moves and action ids list quarters in it.
+ */
+export const QUARTERS: readonly Quarter[] = ['castle', 'market', 'blacksmith', 'cathedral'];
+
+/** Which rules sheet: 2 (the 2nd-edition rules, default) or 1 (the older sheet's end of the game). */
+export type CountEdition = 1 | 2;
+
+/**
+ * How the Count moves after a follower enters the City: `'free'` (any other quarter, or it
+ * stays), `'clockwise'` (on to the next quarter clockwise) or `'entered'` (to the quarter the
+ * follower entered): the rules' two official variants ("Oficiální varianty").
+ */
+export type CountMoves = 'free' | 'clockwise' | 'entered';
+
+/** Options of {@link count}. */
+export interface CountOptions {
+  /** 2 (default): the 2nd edition; 1: the older sheet's end of the game. */
+  readonly edition?: CountEdition;
+  /** `'free'` (default), `'clockwise'` or `'entered'`: see {@link CountMoves}. */
+  readonly countMoves?: CountMoves;
+}
+
+/** The Count's state slice (`state.ext['count']`): plain JSON. */
+export interface CountState {
+  /** Followers in each quarter, per player. */
+  quarters: Record<Quarter, number[]>;
+  /** Where the Count stands (it starts in the castle). */
+  count: Quarter;
+  /**
+   * The scores when the tile of the current turn was placed: what the players scored this turn
+   * is measured against them ("scored nothing" for the way into the City).
+   */
+  scoresAtPlace: number[];
+}
+
+/** A step of the Count's (`state.step` while the game waits for one of its decisions). */
+export type CountStep =
+  | {
+      /** The active player may put one follower from supply into a quarter, or decline. */
+      readonly kind: 'count/enter';
+      /** Who decides: the player who placed the tile. */
+      readonly player: number;
+    }
+  | {
+      /** Having just put a follower into the City, the player may move the Count (`'free'`), or leave it. */
+      readonly kind: 'count/move-count';
+      /** Who decides. */
+      readonly player: number;
+    }
+  | {
+      /** Before `feature` is scored: how many followers the decider moves onto it from `quarter` (0 declines). */
+      readonly kind: 'count/move-out';
+      /** Who decides (any player with followers in the quarter, in turn from the active player's left). */
+      readonly player: number;
+      /** The quarter matching the feature. */
+      readonly quarter: Quarter;
+      /** The completed feature, named by its root segment. */
+      readonly feature: FeatureRef;
+    }
+  | {
+      /** Edition 2, end of the game: one follower from the market onto a field, or decline (for good). */
+      readonly kind: 'count/to-field';
+      /** Who decides. */
+      readonly player: number;
+      /** Players who have declined, ascending: they are not asked again. */
+      readonly passed: readonly number[];
+    }
+  | {
+      /** Edition 1, end of the game: one follower from a quarter onto a matching unfinished feature or a field. */
+      readonly kind: 'count/to-feature';
+      /** Who decides. */
+      readonly player: number;
+    };
+
+/** The Count's moves. */
+export type CountMove =
+  | {
+      /** Put a follower from supply into `quarter`. */
+      readonly type: 'count/enter';
+      /** Who plays it. */
+      readonly player: number;
+      /** Where it goes. */
+      readonly quarter: Quarter;
+    }
+  | {
+      /** Move the Count to `quarter` (`'free'` only). */
+      readonly type: 'count/move-count';
+      /** Who plays it. */
+      readonly player: number;
+      /** Where the Count goes. */
+      readonly quarter: Quarter;
+    }
+  | {
+      /** Move `count` followers from the step's quarter onto the feature being scored (0: none). */
+      readonly type: 'count/move-out';
+      /** Who plays it. */
+      readonly player: number;
+      /** How many. */
+      readonly count: number;
+    }
+  | {
+      /** Move a follower from the market onto the field whose root segment is local feature `feature` of the tile at `x, y`. */
+      readonly type: 'count/to-field' | 'count/to-feature';
+      /** Who plays it. */
+      readonly player: number;
+      /** Column of the tile holding the feature's root segment. */
+      readonly x: number;
+      /** Row of that tile. */
+      readonly y: number;
+      /** Local feature id there. */
+      readonly feature: string;
+    }
+  | {
+      /** Decline: put no follower into the City, leave the Count, or move no more followers from the market. */
+      readonly type: 'count/decline';
+      /** Who plays it. */
+      readonly player: number;
+    };
+
+const OPTION_KEYS = ['edition', 'countMoves'] as const;
+const COUNT_MOVES: readonly CountMoves[] = ['free', 'clockwise', 'entered'];
+
+/** Why `options` are not valid Count options, or null. */
+function optionsProblem(options: unknown): string | null {
+  if (options === undefined) return null;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    return `options must be an object such as { edition: 2, countMoves: 'free' }, got ${showValue(options)}`;
+  }
+  for (const k of Object.keys(options)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(k)) return `unknown option '${k}' (options: ${OPTION_KEYS.join(', ')})`;
+  }
+  const o = options as Record<string, unknown>;
+  if (o['edition'] !== undefined && o['edition'] !== 1 && o['edition'] !== 2) return `edition must be 2 or 1, got ${showValue(o['edition'])}`;
+  if (o['countMoves'] !== undefined && !(COUNT_MOVES as readonly unknown[]).includes(o['countMoves'])) {
+    return `countMoves must be one of ${COUNT_MOVES.map((m) => `'${m}'`).join(', ')}, got ${showValue(o['countMoves'])}`;
+  }
+  return null;
+}
+
+/** The quarter whose followers may go onto a feature scored as `scoring` (`market` only at the end), or null. */
+function quarterFor(scoring: string | undefined): Quarter | null {
+  switch (scoring) {
+    case 'city':
+      return 'castle';
+    case 'road':
+      return 'blacksmith';
+    case 'cloister': // shrines score as cloisters
+      return 'cathedral';
+    case 'field':
+      return 'market';
+    default:
+      return null;
+  }
+}
+
+function sliceOfState(state: Immutable<GameView> | GameState): CountState {
+  return sliceOf<CountState>(state, COUNT);
+}
+
+/** Followers of `player` in all quarters. */
+function heldBy(slice: Immutable<CountState>, player: number): number {
+  let n = 0;
+  for (const q of QUARTERS) n += slice.quarters[q][player]!;
+  return n;
+}
+
+/** The decider of the current step (-1 at game over). */
+function decider(state: Immutable<GameView>): number {
+  return state.step.kind === 'game-over' ? -1 : state.step.player;
+}
+
+/**
+ * The next player of a move-out round after position `from` (-1 before the first): the round runs
+ * from the active player's left round to the active player, skipping those with no follower in
+ * the quarter. -1 when the round is over.
+ */
+function nextMover(state: Immutable<GameView>, slice: Immutable<CountState>, quarter: Quarter, from: number): number {
+  const n = state.players;
+  for (let i = from + 1; i < n; i++) {
+    const p = (state.active + 1 + i) % n;
+    if (slice.quarters[quarter][p]! > 0) return p;
+  }
+  return -1;
+}
+
+/** Position of `player` in the move-out round (the active player's left is 0, the active player n - 1). */
+function roundIndex(state: Immutable<GameView>, player: number): number {
+  const n = state.players;
+  return (player - state.active - 1 + 2 * n) % n;
+}
+
+/** The player who placed the last tile (the end of the game starts at their left). */
+function lastPlacer(state: Immutable<GameView>): number {
+  for (let i = state.tiles.length - 1; i >= 0; i--) {
+    const p = state.tiles[i]!.player;
+    if (p >= 0) return p;
+  }
+  return (state.active + state.players - 1) % state.players;
+}
+
+/** The root segment a move's `x, y, feature` names, or -1. */
+function rootNamed(rules: Ruleset, state: Immutable<GameView>, m: Readonly<Record<string, unknown>>): number {
+  const x = m['x'];
+  const y = m['y'];
+  const feature = m['feature'];
+  if (!Number.isInteger(x) || !Number.isInteger(y) || typeof feature !== 'string') return -1;
+  if (Math.abs(x as number) >= 500 || Math.abs(y as number) >= 500) return -1;
+  const t = tileAt(state, cellKey(x as number, y as number));
+  if (t < 0) return -1;
+  const placed = state.tiles[t]!;
+  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  if (!Object.hasOwn(tile.localIndex, feature)) return -1;
+  return findRoot(state.features.parent, placed.node + tile.localIndex[feature]!);
+}
+
+/** A feature named by its root segment, as moves name it. */
+function nameOf(rules: Ruleset, state: Immutable<GameView>, root: number): { x: number; y: number; feature: string } {
+  const ref = featureRef(rules, state, root);
+  return { x: ref.x, y: ref.y, feature: ref.feature };
+}
+
+/**
+ * The Count of Carcassonne expansion module. `count()` plays the 2nd-edition rules with the Count
+ * moving freely; `count({ edition: 1 })` the older sheet's end of the game; `count({ countMoves })`
+ * one of the official variants of the Count's movement. Invalid options make `createRuleset` fail
+ * with `options/expansion-options`. Combined with River, `createRuleset` fails with
+ * `options/conflicting-expansions`.
+ */
+export function count(options?: CountOptions): Expansion {
+  const problem = optionsProblem(options);
+  const edition: CountEdition = problem === null ? (options?.edition ?? 2) : 2;
+  const countMoves: CountMoves = problem === null ? (options?.countMoves ?? 'free') : 'free';
+  // Defaults are left out, so count() and count({ edition: 2 }) are the same ruleset.
+  const chosen: Record<string, unknown> = {};
+  if (problem !== null) Object.assign(chosen, options as Record<string, unknown>);
+  else {
+    if (edition !== 2) chosen['edition'] = edition;
+    if (countMoves !== 'free') chosen['countMoves'] = countMoves;
+  }
+
+  /** Every root segment that is a target of the end of the game for `player`, ascending. */
+  function endTargets(rules: Ruleset, state: Immutable<GameView>, player: number): number[] {
+    const slice = sliceOfState(state);
+    const g = state.features;
+    const out: number[] = [];
+    for (let i = 0; i < g.parent.length; i++) {
+      if (g.parent[i] !== i) continue;
+      const scoring = rules.kindScoring[g.kind[i]!];
+      const q = quarterFor(scoring);
+      if (q === null || q === slice.count || slice.quarters[q][player]! === 0) continue;
+      if (edition === 2 && q !== 'market') continue;
+      // Edition 1: unfinished features only (fields never finish).
+      if (q !== 'market' && g.open[i] === 0) continue;
+      out.push(i);
+    }
+    return out;
+  }
+
+  /** The next player of the end of the game after `after` who can (and, edition 2, will) move, or -1. */
+  function nextAtEnd(rules: Ruleset, state: Immutable<GameView>, after: number, passed: readonly number[]): number {
+    const n = state.players;
+    for (let i = 1; i <= n; i++) {
+      const p = (after + i) % n;
+      if (passed.includes(p)) continue;
+      if (endTargets(rules, state, p).length > 0) return p;
+    }
+    return -1;
+  }
+
+  /** Sets the step for the next decision of the end of the game after `after`; 'done' when none is left. */
+  function askAtEnd(ctx: HookContext, after: number, passed: readonly number[]): 'wait' | 'done' {
+    const next = nextAtEnd(ctx.rules, ctx.state, after, passed);
+    if (next < 0) return 'done';
+    ctx.state.step = edition === 2 ? { kind: 'count/to-field', player: next, passed: [...passed] } : { kind: 'count/to-feature', player: next };
+    return 'wait';
+  }
+
+  function afterPlace(ctx: HookContext, index: number): void {
+    if (ctx.state.tiles[index]!.player < 0) return;
+    sliceOfState(ctx.state).scoresAtPlace = [...ctx.state.scores];
+  }
+
+  function beforeScoring(ctx: HookContext, root: number): 'wait' | void {
+    const { rules, state } = ctx;
+    const quarter = quarterFor(rules.kindScoring[state.features.kind[root]!]);
+    if (quarter === null || quarter === 'market') return;
+    const slice = sliceOfState(state);
+    // "Ze čtvrti, kde se nachází figurka hraběte, není dovoleno přemísťovat žádné družiníky."
+    if (slice.count === quarter) return;
+    const first = nextMover(state, slice, quarter, -1);
+    if (first < 0) return;
+    state.step = { kind: 'count/move-out', player: first, quarter, feature: featureRef(rules, state, root) };
+    return 'wait';
+  }
+
+  function afterScoring(ctx: HookContext): 'wait' | void {
+    const s = ctx.state;
+    const p = s.active;
+    if (s.supply[p]! <= 0) return;
+    const before = sliceOfState(s).scoresAtPlace;
+    // "některý ze soupeřů alespoň jeden bod získá, zatímco vy nezískáte žádný"
+    if (s.scores[p]! > before[p]!) return;
+    let opponent = false;
+    for (let q = 0; q < s.players; q++) if (q !== p && s.scores[q]! > before[q]!) opponent = true;
+    if (!opponent) return;
+    s.step = { kind: 'count/enter', player: p };
+    return 'wait';
+  }
+
+  function beforeFinalScoring(ctx: HookContext): 'wait' | void {
+    // Edition 2: not while the Count stands on the market (then nothing moves at all).
+    if (edition === 2 && sliceOfState(ctx.state).count === 'market') return;
+    return askAtEnd(ctx, lastPlacer(ctx.state), []) === 'wait' ? 'wait' : undefined;
+  }
+
+  function stepMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+    const step = state.step as Immutable<CountStep> | { kind: string; player: number };
+    const player = step.player;
+    const slice = sliceOfState(state);
+    const decline: Move = { type: 'count/decline', player };
+    switch (step.kind) {
+      case 'count/enter':
+        return [...QUARTERS.map((quarter): Move => ({ type: 'count/enter', player, quarter })), decline];
+      case 'count/move-count':
+        return [...QUARTERS.filter((q) => q !== slice.count).map((quarter): Move => ({ type: 'count/move-count', player, quarter })), decline];
+      case 'count/move-out': {
+        const held = slice.quarters[(step as { quarter: Quarter }).quarter][player]!;
+        const out: Move[] = [];
+        for (let k = 0; k <= held; k++) out.push({ type: 'count/move-out', player, count: k });
+        return out;
+      }
+      case 'count/to-field':
+        return [...endTargets(rules, state, player).map((root): Move => ({ type: 'count/to-field', player, ...nameOf(rules, state, root) })), decline];
+      case 'count/to-feature':
+        return endTargets(rules, state, player).map((root): Move => ({ type: 'count/to-feature', player, ...nameOf(rules, state, root) }));
+      default:
+        return [];
+    }
+  }
+
+  function play(ctx: HookContext, move: ExpansionMove): 'wait' | 'done' {
+    const { rules, state, emit } = ctx;
+    const slice = sliceOfState(state);
+    const m = move as CountMove;
+    const p = m.player;
+    switch (m.type) {
+      case 'count/enter': {
+        state.supply[p]!--;
+        slice.quarters[m.quarter][p]!++;
+        emitExpansionEvent(emit, 'count/entered', { player: p, quarter: m.quarter });
+        const from = slice.count;
+        if (countMoves === 'free') {
+          // "Kromě toho, pokud jste provedli umístění, smíte navíc přemístit figurku hraběte."
+          state.step = { kind: 'count/move-count', player: p };
+          return 'wait';
+        }
+        const to = countMoves === 'clockwise' ? QUARTERS[(QUARTERS.indexOf(from) + 1) % QUARTERS.length]! : m.quarter;
+        if (to !== from) {
+          slice.count = to;
+          emitExpansionEvent(emit, 'count/count-moved', { player: p, from, to });
+        }
+        return 'done';
+      }
+      case 'count/move-count': {
+        const from = slice.count;
+        slice.count = m.quarter;
+        emitExpansionEvent(emit, 'count/count-moved', { player: p, from, to: m.quarter });
+        return 'done';
+      }
+      case 'count/move-out': {
+        const step = state.step as Extract<CountStep, { kind: 'count/move-out' }>;
+        if (m.count > 0) {
+          const root = state.flow!.roots[0]!;
+          slice.quarters[step.quarter][p]! -= m.count;
+          for (let i = 0; i < m.count; i++) addFollower(state, p, root);
+          emitExpansionEvent(emit, 'count/moved-out', { player: p, quarter: step.quarter, count: m.count, feature: step.feature });
+        }
+        const next = nextMover(state, slice, step.quarter, roundIndex(state, p));
+        if (next < 0) return 'done';
+        state.step = { kind: 'count/move-out', player: next, quarter: step.quarter, feature: step.feature };
+        return 'wait';
+      }
+      case 'count/to-field':
+      case 'count/to-feature': {
+        const root = rootNamed(rules, state, m);
+        const quarter = quarterFor(rules.kindScoring[state.features.kind[root]!])!;
+        slice.quarters[quarter][p]!--;
+        addFollower(state, p, root);
+        const feature = featureRef(rules, state, root);
+        if (m.type === 'count/to-field') emitExpansionEvent(emit, 'count/to-field', { player: p, feature });
+        else emitExpansionEvent(emit, 'count/to-feature', { player: p, quarter, feature });
+        const passed = state.step.kind === 'count/to-field' ? (state.step as Extract<CountStep, { kind: 'count/to-field' }>).passed : [];
+        return askAtEnd(ctx, p, passed);
+      }
+      case 'count/decline': {
+        if (state.step.kind !== 'count/to-field') return 'done';
+        const passed = [...(state.step as Extract<CountStep, { kind: 'count/to-field' }>).passed, p].sort((a, b) => a - b);
+        return askAtEnd(ctx, p, passed);
+      }
+    }
+  }
+
+  function moveError(rules: Ruleset, state: Immutable<GameView>, move: Readonly<Record<string, unknown>>): ExpansionError | null {
+    const step = state.step;
+    const slice = sliceOfState(state);
+    const player = decider(state);
+    switch (move['type']) {
+      case 'count/enter':
+      case 'count/move-count': {
+        const q = move['quarter'];
+        if (!(QUARTERS as readonly unknown[]).includes(q)) {
+          return { code: 'count/unknown-quarter', message: `there is no quarter ${showValue(q)} (quarters: ${QUARTERS.join(', ')})` };
+        }
+        if (move['type'] === 'count/move-count' && step.kind === 'count/move-count' && q === slice.count) {
+          return { code: 'count/count-there', message: `the Count already stands in the ${String(q)}: decline to leave it there` };
+        }
+        return null;
+      }
+      case 'count/move-out': {
+        const k = move['count'];
+        if (step.kind !== 'count/move-out' || !Number.isInteger(k) || (k as number) < 0) return null;
+        const quarter = (step as Immutable<Extract<CountStep, { kind: 'count/move-out' }>>).quarter;
+        const held = slice.quarters[quarter][player]!;
+        if ((k as number) > held) {
+          return { code: 'count/no-followers', message: `player ${player} has ${held} follower(s) in the ${quarter}, not ${String(k)}` };
+        }
+        return null;
+      }
+      case 'count/to-field':
+      case 'count/to-feature': {
+        if (step.kind !== 'count/to-field' && step.kind !== 'count/to-feature') return null;
+        if (move['type'] !== step.kind) return null;
+        const root = rootNamed(rules, state, move);
+        if (root < 0) return { code: 'count/not-a-target', message: 'the move names no feature on the board (x, y and a local feature id such as "f1")' };
+        const scoring = rules.kindScoring[state.features.kind[root]!];
+        const quarter = quarterFor(scoring);
+        const kind = rules.kindNames[state.features.kind[root]!]!;
+        if (quarter === null || (edition === 2 && quarter !== 'market')) {
+          return { code: 'count/not-a-target', message: `no follower of the City may go onto a ${kind} now` };
+        }
+        if (quarter === slice.count) {
+          return { code: 'count/quarter-blocked', message: `the Count stands in the ${quarter}: its followers may not leave it` };
+        }
+        if (slice.quarters[quarter][player]! === 0) {
+          return { code: 'count/no-followers', message: `player ${player} has no follower in the ${quarter}` };
+        }
+        if (quarter !== 'market' && state.features.open[root] === 0) {
+          return { code: 'count/not-a-target', message: `the ${kind} is complete: only unfinished features and fields take followers now` };
+        }
+        const name = nameOf(rules, state, root);
+        if (name.x !== move['x'] || name.y !== move['y'] || name.feature !== move['feature']) {
+          return {
+            code: 'count/feature-name',
+            message: `name the ${kind} by its root segment: x ${name.x}, y ${name.y}, feature '${name.feature}' (as legalMoves lists it)`,
+          };
+        }
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  return {
+    id: COUNT,
+    order: 70,
+    options: chosen,
+    conflictsWith: ['river'],
+    conflictReasons: {
+      river:
+        'both replace the start tile, and the rules recommend not combining River II with the Count of Carcassonne ' +
+        '(river tiles may not fit next to the City: count-king-robber-shrines.cs.txt, "Příprava hry"; digest-expansions.md)',
+    },
+    kinds: [CARCASSONNE_KIND],
+    tiles: CITY_SQUARES.map(([id, , , spec]) => parseTileSpec(id, 1, spec, COUNT_TILE_KINDS)),
+    start: CITY_SQUARES.map(([tile, x, y]): StartTile => ({ tile, x, y, rotation: 0 })),
+    validate: () => problem,
+    setup: (_rules, players): CountState => {
+      const zeros = (): number[] => new Array<number>(players).fill(0);
+      return { quarters: { castle: zeros(), market: zeros(), blacksmith: zeros(), cathedral: zeros() }, count: 'castle', scoresAtPlace: zeros() };
+    },
+    afterPlace,
+    beforeScoring,
+    afterScoring,
+    beforeFinalScoring,
+    stepMoves,
+    play,
+    moveError,
+    followersHeld: (state) => {
+      const slice = sliceOfState(state);
+      return Array.from({ length: state.players }, (_, p) => heldBy(slice, p));
+    },
+    actions: countActions(stepMoves),
+  };
+}
+
+/** Action ids of the Count's moves: quarters, decline, move-out counts, then end-of-game targets by rank. */
+const ENTER_ID = 0;
+const MOVE_COUNT_ID = 4;
+const DECLINE_ID = 8;
+const MOVE_OUT_ID = 9;
+/** Move-out counts 0..15 have ids. */
+const MOVE_OUT_IDS = 16;
+const TARGET_ID = MOVE_OUT_ID + MOVE_OUT_IDS;
+/** End-of-game targets (fields; edition 1: unfinished features too) with ids: the first 256 in canonical order (random games reach about 60). */
+const TARGET_IDS = 256;
+
+/** The Count's part of the integer action encoding (`Expansion.actions`). */
+function countActions(stepMoves: (rules: Ruleset, state: Immutable<GameView>) => Move[]): NonNullable<Expansion['actions']> {
+  /** The end-of-game moves of the current step, in canonical order (no decline). */
+  const targets = (rules: Ruleset, state: Immutable<GameView>): Move[] =>
+    state.step.kind === 'count/to-field' || state.step.kind === 'count/to-feature'
+      ? stepMoves(rules, state).filter((m) => m.type !== 'count/decline')
+      : [];
+  return {
+    version: 1,
+    size: () => TARGET_ID + TARGET_IDS,
+    // Per turn at most one entry and one Count move; per completed feature (at most 5 per tile) one
+    // answer per player; at the end one move per follower and one decline per player. Games of up to
+    // 256 tiles and 16 followers a player.
+    maxMoves: (players) => 256 * (2 + 5 * players) + players * 17,
+    encode(rules, state, move) {
+      const m = move as Readonly<Record<string, unknown>>;
+      switch (m['type']) {
+        case 'count/enter':
+        case 'count/move-count': {
+          const q = QUARTERS.indexOf(m['quarter'] as Quarter);
+          if (q < 0) return -1;
+          return (m['type'] === 'count/enter' ? ENTER_ID : MOVE_COUNT_ID) + q;
+        }
+        case 'count/decline':
+          return DECLINE_ID;
+        case 'count/move-out': {
+          const k = m['count'];
+          return Number.isInteger(k) && (k as number) >= 0 && (k as number) < MOVE_OUT_IDS ? MOVE_OUT_ID + (k as number) : -1;
+        }
+        case 'count/to-field':
+        case 'count/to-feature': {
+          const list = targets(rules, state);
+          for (let i = 0; i < list.length && i < TARGET_IDS; i++) {
+            const t = list[i] as unknown as Readonly<Record<string, unknown>>;
+            if (t['type'] === m['type'] && t['x'] === m['x'] && t['y'] === m['y'] && t['feature'] === m['feature']) return TARGET_ID + i;
+          }
+          return -1;
+        }
+        default:
+          return -1;
+      }
+    },
+    decode(rules, state, id) {
+      if (state.step.kind === 'game-over' || !Number.isInteger(id) || id < 0) return null;
+      const player = state.step.player;
+      if (id < MOVE_COUNT_ID) return { type: 'count/enter', player, quarter: QUARTERS[id - ENTER_ID]! };
+      if (id < DECLINE_ID) return { type: 'count/move-count', player, quarter: QUARTERS[id - MOVE_COUNT_ID]! };
+      if (id === DECLINE_ID) return { type: 'count/decline', player };
+      if (id < TARGET_ID) return { type: 'count/move-out', player, count: id - MOVE_OUT_ID };
+      const t = targets(rules, state)[id - TARGET_ID];
+      return t === undefined ? null : (t as ExpansionMove);
+    },
+  };
+}
