@@ -230,6 +230,15 @@ describe('createRuleset refuses bad options', () => {
     ['a string', 'classic', 'options/malformed', /options object/],
     ['an array', ['classic'], 'options/malformed', /options object/],
     ['an extra key', { game: 'classic', tiles: 72 }, 'options/malformed', /unknown ruleset option 'tiles'/],
+    ['classic with game options', { game: 'classic', options: { keep: 'majority' } }, 'options/game-options', /classic Carcassonne has no game options/],
+    ['castle options not an object', { game: 'castle', options: 'fast' }, 'options/game-options', /The Castle's options must be an object, got "fast"/],
+    ['castle options an array', { game: 'castle', options: [] }, 'options/game-options', /must be an object/],
+    ['castle: an unknown option', { game: 'castle', options: { speed: 2 } }, 'options/game-options', /unknown option 'speed' for The Castle/],
+    ['castle: a bad keep value', { game: 'castle', options: { keep: 'first' } }, 'options/game-options', /option 'keep' must be one of 'completing-tile', 'majority', got "first"/],
+    ['castle: a bad laps value', { game: 'castle', options: { laps: 2 } }, 'options/game-options', /option 'laps' must be one of/],
+    ['castle: a layout that is not one', { game: 'castle', options: { layout: 42 } }, 'options/castle-layout', /layout/],
+    ['castle: a tile set that is not one', { game: 'castle', options: { tiles: { tiles: [] } } }, 'options/castle-tiles', /./],
+    ['castle with an expansion', { game: 'castle', expansions: [{ id: 'x', order: 1, options: {} }] }, 'options/conflicting-expansions', /The Castle is a game of its own/],
   ];
   test.each(rows)('%s', (_, options, code, message) => {
     const before = JSON.stringify(options);
@@ -829,5 +838,59 @@ describe('values that String() or JSON.stringify() cannot print are refused, nev
       expect(r.ok, label).toBe(false);
       expect(!r.ok && r.error.code, label).toBe(code);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The Castle: hidden tokens and its own moves cannot be forged
+
+describe('The Castle refuses tampered states and forged moves, changing nothing', () => {
+  const made = createRuleset({ game: 'castle' });
+  if (!made.ok) throw new Error(made.error.message);
+  const rules = made.value;
+  const game = newGame(rules, { players: 2, seed: 'castle-bad-input' });
+  if (!game.ok) throw new Error(game.error.message);
+  let state = game.value;
+  const random = createRandomSource('castle-bad-input');
+  for (let i = 0; i < 30; i++) {
+    const moves = legalMoves(rules, state);
+    const next = applyMove(rules, state, moves[random(moves.length)]!);
+    if (!next.ok) throw new Error(next.error.message);
+    state = next.value.state;
+  }
+  const text = serializeState(state);
+
+  test('a face-down wall token swapped for another kind: state/tampered at its path', () => {
+    const j = JSON.parse(text) as { state: { ext: { castle: { wall: number[] } } } };
+    const wall = j.state.ext.castle.wall;
+    const i = wall.findIndex((t) => t > 0);
+    wall[i] = (wall[i]! % 9) + 1;
+    const err = expectError(parseState(rules, JSON.stringify(j)), 'state/tampered');
+    expect(err.path).toBe(`$.state.ext.castle.wall[${i}]`);
+  });
+
+  test('a token added to a hand: state/tampered', () => {
+    const j = JSON.parse(text) as { state: { ext: { castle: { held: { token: number; turn: number }[][] } } } };
+    j.state.ext.castle.held[0]!.push({ token: 9, turn: 0 });
+    expectError(parseState(rules, JSON.stringify(j)), 'state/tampered');
+  });
+
+  test('castle moves that are not offered, out of turn or malformed are refused; the state is unchanged', () => {
+    const before = serializeState(state);
+    const player = state.step.kind === 'game-over' ? 0 : state.step.player;
+    const rows: unknown[] = [
+      { type: 'castle/extra-turn', player, use: true },
+      { type: 'castle/score', player, x: 0, y: 0, feature: 'p1', token: 2 },
+      { type: 'castle/final-token', player, token: 4, x: 0, y: 0, feature: 'p1' },
+      { type: 'castle/score', player: 1 - player, x: 0, y: 0, feature: 'p1', token: 0 },
+      { type: 'castle/score', player: 'x' },
+      { type: 'castle/teleport', player },
+    ];
+    for (const move of rows) {
+      const r = applyMove(rules, state, move);
+      expect(r.ok, JSON.stringify(move)).toBe(false);
+      if (!r.ok) expect(r.error.code).toMatch(/^move\//);
+    }
+    expect(serializeState(state)).toBe(before);
   });
 });
