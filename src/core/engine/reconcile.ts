@@ -41,10 +41,15 @@ function sameArray(a: readonly unknown[], b: readonly unknown[]): boolean {
  * expansion moves are frozen when made. One level is enough: no member holds further objects
  * that are not frozen.
  */
-function freezeArray(v: unknown[]): unknown[] {
-  for (let i = 0; i < v.length; i++) {
-    const e = v[i];
-    if (typeof e === 'object' && e !== null && !Object.isFrozen(e)) Object.freeze(e);
+function freezeArray(v: unknown[], base: readonly unknown[]): unknown[] {
+  // Arrays of numbers (most of the feature graph) need nothing more; in arrays of records only
+  // the entries that differ from the base's are new.
+  if (v.length > 0 && typeof v[0] === 'object') {
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i];
+      if (i < base.length && e === base[i]) continue;
+      if (typeof e === 'object' && e !== null && !Object.isFrozen(e)) Object.freeze(e);
+    }
   }
   return Object.freeze(v) as unknown[];
 }
@@ -63,7 +68,7 @@ export function reconcile(draft: Record<string, unknown>, base: Record<string, u
       // Short arrays are compared so that unchanged ones stay shared; long ones (the feature
       // graph, the frontier) change on nearly every move, and comparing them element by element
       // cost more than the rules themselves: they are adopted as they are.
-      if (n.length > 32 || !sameArray(b, n)) draft[key] = freezeArray(n);
+      if (n.length > 32 || !sameArray(b, n)) draft[key] = freezeArray(n, b);
     } else if (isPlainRecord(b) && isPlainRecord(n) && sameKeys(b, n)) {
       reconcile(draft[key] as Record<string, unknown>, b, n);
     } else {
