@@ -42,4 +42,3 @@ export {
   removeFollower,
 } from './core/engine/scoring.js';
 export { emitExpansionEvent, sliceOf } from './core/expansion.js';
-export type { Expansion } from './core/expansion.js';
