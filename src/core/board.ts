@@ -22,6 +22,7 @@ export interface BoardRules {
   readonly tileIndex: Readonly<Record<string, number>>;
   readonly tracksTiles: readonly boolean[];
   readonly inside: ((key: number) => boolean) | null;
+  readonly portCompleted: readonly boolean[];
 }
 
 /** What placement enumeration needs: the board rules and the expansions' placement hooks. @internal */
@@ -176,9 +177,11 @@ export function layTile(
   }
 
   // Cloister-like features: tell the unfinished ones around us, and count our own surroundings.
+  // (`areas` may also hold neighbours' features this turn closed without joining: open 0, skipped.)
   const areas = s.areas;
   for (let i = 0; i < areas.length; i++) {
     const seg = areas[i]!;
+    if (g.open[seg] === 0 || rules.portCompleted[g.kind[seg]!]) continue;
     const at = s.tiles[g.tile[seg]!]!;
     if (Math.abs(at.x - x) <= 1 && Math.abs(at.y - y) <= 1) g.open[seg]!--;
   }
@@ -233,9 +236,12 @@ export function layTile(
         const root = unionFeatures(g, mine, theirs);
         g.open[root]! -= 2;
       } else {
-        // Different kinds face each other (The Castle: a tower against a house): each is closed there.
+        // Different kinds face each other (The Castle: a tower against a house): each is closed
+        // there. A neighbour's feature closed this way is not among this tile's features: list it
+        // with the areas, so that the turn's scoring finds it (the core prunes it after scoring).
         g.open[findRoot(g.parent, mine)]!--;
-        g.open[findRoot(g.parent, theirs)]!--;
+        const r = findRoot(g.parent, theirs);
+        if (--g.open[r]! === 0 && rules.portCompleted[g.kind[r]!]) areas.push(r);
       }
     }
   }

@@ -6,7 +6,7 @@
 import { Immer } from 'immer';
 import type { CompiledHooks, Expansion } from './expansion.js';
 import type { GameModule, StartTile } from './game.js';
-import { compileTile, type CompiledTile, type FeatureKindDef, type TileDef } from './tiles.js';
+import { compileTile, type CompiledTile, type FeatureKindDef } from './tiles.js';
 
 /** An expansion as recorded in ruleset options and replays: its id and its options. */
 export interface ExpansionRef {
@@ -62,12 +62,8 @@ export interface Ruleset {
   readonly tileIndex: Readonly<Record<string, number>>;
   /** The tiles laid before the first turn. */
   readonly start: readonly StartTile[];
-  /**
-   * Whether ports of different kinds can face each other (two kinds with ports share an edge
-   * class, as in The Castle): then a tile can close a neighbour's feature without joining it.
-   * @internal
-   */
-  readonly mixedEdges: boolean;
+  /** Per feature kind: whether it completes by its ports (roads, cities, paths, towers). @internal */
+  readonly portCompleted: readonly boolean[];
   /** Whether a cell (packed key) is on the board; null for an unbounded board. */
   readonly inside: ((key: number) => boolean) | null;
   /** Per feature kind: whether features of it track their tiles. */
@@ -108,20 +104,6 @@ export function canonicalJson(v: unknown): string {
     .sort()
     .map((k) => `${JSON.stringify(k)}:${canonicalJson(rec[k])}`)
     .join(',')}}`;
-}
-
-/** Whether two kinds that own edge ports on some tile share an edge class. */
-function mixedEdges(kinds: readonly FeatureKindDef[], defs: readonly TileDef[]): boolean {
-  const onEdges = new Set<string>();
-  for (const d of defs) for (const f of d.features) if (f.ports.length > 0) onEdges.add(f.kind);
-  const classes = new Map<number, string>();
-  for (const k of kinds) {
-    if (!onEdges.has(k.name) || k.edgeClass < 0) continue;
-    const seen = classes.get(k.edgeClass);
-    if (seen !== undefined && seen !== k.name) return true;
-    classes.set(k.edgeClass, k.name);
-  }
-  return false;
 }
 
 /** Compiles a game module and expansions (validated, in hook order) into a Ruleset. @internal */
@@ -176,7 +158,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     tileIndex,
     start,
     inside: game.inside ?? null,
-    mixedEdges: mixedEdges(kinds, defs),
+    portCompleted: kinds.map((k) => k.completion === 'ports'),
     tracksTiles: kinds.map((k) => k.tracksTiles),
     deployable: kinds.map((k) => deployable.has(k.name)),
     kindScoring: kinds.map((k) => k.scoring ?? k.name),

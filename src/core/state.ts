@@ -210,6 +210,9 @@ export interface GameState {
   /**
    * Segments of the features completed by their surroundings (cloisters) that are not yet
    * scored complete, in placement order: placing a tile checks only these, not its 8 neighbours.
+   * During a turn it may also hold the root of a neighbour's feature that the tile closed
+   * without joining it (The Castle: a court against a tower), complete, to be scored this turn.
+   * Complete entries leave the list when the turn ends.
    */
   areas: number[];
   /** Followers on the board. */

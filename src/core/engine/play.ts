@@ -3,9 +3,7 @@
  * `applyMove` runs it inside immer; the Simulator runs it on its own plain copy. The move is
  * assumed legal: callers validate first (see legal.ts).
  */
-import { canPlaceAnywhere, layTile, tileAt } from '../board.js';
-import { oppositePort } from '../tiles.js';
-import { cellKey, SIDE_DELTA } from '../state.js';
+import { canPlaceAnywhere, layTile } from '../board.js';
 import type { Emit } from '../events.js';
 import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
@@ -172,29 +170,16 @@ function completedRoots(rules: Ruleset, s: GameState): number[] {
     const r = findRoot(g.parent, placed.node + f);
     if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);
   }
-  // Where kinds of one edge class face each other (The Castle: a court against a tower), the
-  // tile can close a neighbour's feature that it does not join: look across every edge.
-  if (rules.mixedEdges) {
-    const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
-    const key = cellKey(placed.x, placed.y);
-    for (let side = 0; side < 4; side++) {
-      const nt = tileAt(s, key + SIDE_DELTA[side]!);
-      if (nt < 0) continue;
-      const other = s.tiles[nt]!;
-      const ot = rules.tiles[rules.tileIndex[other.id]!]!;
-      for (let k = 0; k < 3; k++) {
-        const p = side * 3 + k;
-        const mine = placed.node + tile.portFeature[placed.rotation * 12 + p]!;
-        const theirs = other.node + ot.portFeature[other.rotation * 12 + oppositePort(p)]!;
-        if (g.kind[mine] === g.kind[theirs]) continue;
-        const r = findRoot(g.parent, theirs);
-        if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);
-      }
-    }
-  }
   const areas = s.areas;
   for (let i = 0; i < areas.length; i++) {
     const seg = areas[i]!;
+    // A neighbour's feature this tile closed without joining it (see layTile; it may have been
+    // joined to another since, so ask for its root), or a cloister.
+    if (rules.portCompleted[g.kind[seg]!]) {
+      const r = findRoot(g.parent, seg);
+      if (g.open[r] === 0 && !out.includes(r)) out.push(r);
+      continue;
+    }
     if (g.open[seg] !== 0 || out.includes(seg)) continue;
     const at = s.tiles[g.tile[seg]!]!;
     if (Math.abs(at.x - placed.x) <= 1 && Math.abs(at.y - placed.y) <= 1) out.push(seg);
@@ -311,10 +296,14 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
 /** Ends the turn: passes it on and draws the next tile. */
 function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   const g = s.features;
-  // Completed cloisters leave the watch list.
   const areas = s.areas;
   let kept = 0;
-  for (let i = 0; i < areas.length; i++) if (g.open[areas[i]!] !== 0) areas[kept++] = areas[i]!;
+  // Completed cloisters leave the watch list, and so do the neighbours' features a tile closed
+  // (they are listed for one turn's scoring only).
+  for (let i = 0; i < areas.length; i++) {
+    const seg = areas[i]!;
+    if (g.open[seg] !== 0 && !rules.portCompleted[g.kind[seg]!]) areas[kept++] = seg;
+  }
   areas.length = kept;
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
   let next = (s.active + 1) % s.players;
