@@ -1,0 +1,163 @@
+/**
+ * Explicit chance. The app API draws the next tile with the state's seeded generator inside the
+ * move that ends a turn; the research API instead stops at a chance node, lists the outcomes
+ * (tile kinds, with the probability of drawing each) and applies the one chosen, exactly as the
+ * engine's draw would have: a tile that fits nowhere is discarded and another drawn, an empty bag
+ * ends the game.
+ */
+import { canPlaceAnywhere } from '../core/board.js';
+import type { Emit } from '../core/events.js';
+import type { Ruleset } from '../core/ruleset.js';
+import type { GameState, GameView, Move } from '../core/state.js';
+import type { CompiledTile } from '../core/tiles.js';
+import type { Immutable } from '../core/types.js';
+import { playMove, resumeTurn } from '../core/engine/play.js';
+import { assertRuleset } from '../core/engine/query.js';
+
+/**
+ * The step kind of a chance node: the state waits for a tile to be drawn (`state.step` is
+ * `{ kind: 'chance/draw', player: -1 }`). Only the research API makes such states; the app API
+ * never sees one.
+ */
+export const CHANCE_STEP = 'chance/draw';
+
+/** The `player` of a chance node's step (OpenSpiel's chance player id). */
+export const CHANCE_PLAYER = -1;
+
+/** What `currentPlayer` answers once the game is over. */
+export const TERMINAL_PLAYER = -4;
+
+/** One outcome of a chance node: a tile kind (its index in the catalogue) and its probability. */
+export interface ChanceOutcome {
+  /** The outcome id: the tile kind's catalogue index (`state.bag[outcome]` copies are left). */
+  readonly outcome: number;
+  /** The tile kind's id (`D`). */
+  readonly tile: string;
+  /** Probability of drawing it. */
+  readonly probability: number;
+}
+
+/** Whether a state is a chance node. */
+export function isChanceNode(state: Immutable<GameView>): boolean {
+  return state.step.kind === CHANCE_STEP;
+}
+
+/** The expansions' draw predicates in force, or null (mirrors the engine's draw). */
+function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTile) => boolean)[] | null {
+  const hooks = rules.hooks.drawFilter;
+  let out: ((tile: CompiledTile) => boolean)[] | null = null;
+  for (let i = 0; i < hooks.length; i++) {
+    const f = hooks[i]!(rules, s);
+    if (f !== null) (out ??= []).push(f);
+  }
+  return out;
+}
+
+function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[] | null, tile: CompiledTile): boolean {
+  if (filters === null) return true;
+  for (let i = 0; i < filters.length; i++) if (!filters[i]!(tile)) return false;
+  return true;
+}
+
+/**
+ * Writes the outcomes of a chance node (ascending tile kind index) into `outcomes` and the copies
+ * of each that may be drawn into `weights`; returns how many outcomes. Probabilities are
+ * `weights[i] / total`. 0 when the state is not a chance node. @internal
+ */
+export function writeDrawable(rules: Ruleset, s: Immutable<GameView>, outcomes: Int32Array | number[], weights: Int32Array | number[] | null): number {
+  if (s.step.kind !== CHANCE_STEP) return 0;
+  const filters = drawFilters(rules, s);
+  const bag = s.bag;
+  let n = 0;
+  for (let k = 0; k < bag.length; k++) {
+    if (bag[k]! > 0 && mayDraw(filters, rules.tiles[k]!)) {
+      outcomes[n] = k;
+      if (weights !== null) weights[n] = bag[k]!;
+      n++;
+    }
+  }
+  return n;
+}
+
+/**
+ * The outcomes of a chance node with their probabilities: the tile kinds that may be drawn now
+ * (the River's order respected), each with its share of the copies left that may be drawn.
+ * Probabilities sum to 1. Empty when the state is not a chance node.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, legalMoves } from 'meeplekit';
+ * import { applyAction, chanceOutcomes, isChanceNode, moveToAction } from 'meeplekit/ai';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'chance' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * let state = game.value;
+ * while (!isChanceNode(state)) state = applyAction(rules.value, state, moveToAction(rules.value, state, legalMoves(rules.value, state).at(-1)!));
+ * for (const o of chanceOutcomes(rules.value, state)) console.log(o.tile, o.probability.toFixed(3));
+ * ```
+ */
+export function chanceOutcomes(rules: Ruleset, state: Immutable<GameView>): ChanceOutcome[] {
+  assertRuleset(rules, state);
+  const ids: number[] = [];
+  const weights: number[] = [];
+  const n = writeDrawable(rules, state, ids, weights);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += weights[i]!;
+  const out: ChanceOutcome[] = [];
+  for (let i = 0; i < n; i++) out.push({ outcome: ids[i]!, tile: rules.tiles[ids[i]!]!.def.id, probability: weights[i]! / total });
+  return out;
+}
+
+/** Whether tile kind `k` may be drawn at this chance node. @internal */
+export function isDrawable(rules: Ruleset, s: Immutable<GameView>, k: number): boolean {
+  if (s.step.kind !== CHANCE_STEP || !Number.isInteger(k) || k < 0 || k >= s.bag.length || s.bag[k]! <= 0) return false;
+  return mayDraw(drawFilters(rules, s), rules.tiles[k]!);
+}
+
+/**
+ * Applies chance outcome `k` (assumed drawable) in place: the tile leaves the bag; if it fits it is
+ * the active player's tile to place, else it is discarded and the state stays a chance node, or
+ * the game ends when the bag is empty. @internal
+ */
+export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit): void {
+  const tile = rules.tiles[k]!;
+  s.bag[k]!--;
+  if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
+  if (canPlaceAnywhere(rules, s, tile)) {
+    s.step = { kind: 'place-tile', player: s.active, tile: tile.def.id };
+    return;
+  }
+  // Classic rules: a tile that fits nowhere is removed from the game and another drawn.
+  s.discarded[k]!++;
+  if (emit !== null) emit({ type: 'tile-discarded', player: s.active, tile: tile.def.id });
+  const bag = s.bag;
+  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return;
+  // The bag is empty: the end of the game, as the engine runs it (final hooks, scoring, winners).
+  s.flow = { phase: 'final', roots: [], hook: 0, completed: [] };
+  resumeTurn(rules, s, emit);
+}
+
+/**
+ * Plays a legal move in place with explicit chance: when the move ends the turn, the engine's
+ * seeded draw is taken back and the state becomes a chance node. When the draw ended the game
+ * (every tile left fitted nowhere, so all were discarded, in any order alike) it stands. @internal
+ */
+export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[]): void {
+  const turn = s.turn;
+  const d = s.discarded;
+  for (let i = 0; i < d.length; i++) discarded[i] = d[i]!;
+  playMove(rules, s, move, null);
+  const step = s.step;
+  if (s.turn === turn || step.kind !== 'place-tile') return;
+  s.bag[rules.tileIndex[step.tile]!]!++;
+  for (let i = 0; i < d.length; i++) {
+    const extra = d[i]! - discarded[i]!;
+    if (extra !== 0) {
+      d[i] = discarded[i]!;
+      s.bag[i]! += extra;
+    }
+  }
+  s.step = { kind: CHANCE_STEP, player: CHANCE_PLAYER };
+}

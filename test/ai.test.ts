@@ -1,0 +1,688 @@
+/**
+ * meeplekit/ai (issue 6): the integer action encoding (bijection with legal moves, masks, split
+ * and combined forms, module codecs), explicit chance (probabilities, the app API's distribution),
+ * returns and rewards, observation tensors and determinization (nothing hidden leaks).
+ * Playthroughs come from `{ seed, players, choices }` (style.md point 12), never `Math.random`.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  applyMove,
+  createRandomSource,
+  createRuleset,
+  legalMoves,
+  newGame,
+  observe,
+  projectedScores,
+  serializeState,
+  type Expansion,
+  type ExpansionMove,
+  type GameState,
+  type Move,
+  type Ruleset,
+} from '../src/index.js';
+import {
+  actionToMove,
+  actionToMoves,
+  actionToString,
+  applyAction,
+  chanceOutcomes,
+  createSimulator,
+  determinize,
+  gameInfo,
+  isChanceNode,
+  legalActions,
+  legalActionsMask,
+  moveToAction,
+  movesToAction,
+  observationSpec,
+  returns,
+  rewards,
+  writeObservationTensor,
+  CHANCE_PLAYER,
+  TERMINAL_PLAYER,
+  type ActionForm,
+} from '../src/ai/index.js';
+import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
+import { award } from '../src/core/engine/scoring.js';
+import { cloneState } from '../src/core/engine/clone.js';
+import { playMove } from '../src/core/engine/play.js';
+import { seedRng } from '../src/core/rng.js';
+
+function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+/**
+ * A test-only module with moves of its own and an action codec (as in expansion-steps.test.ts):
+ * at the deploy step the active player may ring a bell (`toll/bell`); before a completed road is
+ * scored, the next player pays 1 point or refuses (`toll/pay`, `toll/refuse`).
+ */
+function toll(): Expansion {
+  const TYPES = ['toll/bell', 'toll/pay', 'toll/refuse'] as const;
+  return {
+    id: 'toll',
+    order: 90,
+    options: {},
+    setup: () => ({}),
+    deployMoves: (_rules, state) => (state.step.kind === 'deploy' ? [{ type: 'toll/bell', player: state.step.player }] : []),
+    beforeScoring(ctx, root) {
+      if (ctx.rules.kindNames[ctx.state.features.kind[root]!] !== 'road') return;
+      ctx.state.step = { kind: 'toll/ask', player: (ctx.state.active + 1) % ctx.state.players };
+      return 'wait';
+    },
+    stepMoves: (_rules, state) => {
+      const player = state.step.kind === 'game-over' ? -1 : state.step.player;
+      // Listed refuse first: legalActions must still come out ascending.
+      return [
+        { type: 'toll/refuse', player },
+        { type: 'toll/pay', player },
+      ];
+    },
+    play(ctx, move) {
+      if (move.type === 'toll/bell') award(ctx, move.player, 1, 'toll/bell', null);
+      if (move.type === 'toll/pay') award(ctx, ctx.state.active, 1, 'toll/paid', null);
+      return 'done';
+    },
+    actions: {
+      version: 1,
+      size: () => TYPES.length,
+      maxMoves: () => 200,
+      encode: (_rules, _state, move) => TYPES.indexOf(move.type as (typeof TYPES)[number]),
+      decode: (_rules, state, id) => {
+        const type = TYPES[id];
+        if (type === undefined || state.step.kind === 'game-over') return null;
+        return { type, player: state.step.player };
+      },
+    },
+  };
+}
+
+/** A test-only module with a move at every step of the active player's turn (the Tower's ransom), once per turn. */
+function ransom(): Expansion {
+  type Slice = { paidInTurn: number };
+  return {
+    id: 'ransom',
+    order: 90,
+    options: {},
+    setup: (): Slice => ({ paidInTurn: -1 }),
+    turnMoves: (_rules, state) => ((state.ext['ransom'] as Slice).paidInTurn === state.turn ? [] : [{ type: 'ransom/pay', player: state.active }]),
+    play(ctx, move) {
+      (ctx.state.ext['ransom'] as Slice).paidInTurn = ctx.state.turn;
+      award(ctx, move.player, 1, 'ransom/paid', null);
+      return 'done';
+    },
+    actions: {
+      version: 1,
+      size: () => 1,
+      maxMoves: () => 100,
+      encode: (_rules, _state, move) => (move.type === 'ransom/pay' ? 0 : -1),
+      decode: (_rules, state, id) => (id === 0 && state.step.kind !== 'game-over' ? { type: 'ransom/pay', player: state.step.player } : null),
+    },
+  };
+}
+
+/** A module that hides a number from everyone and scores it at the end (a stand-in for hidden tokens). */
+function secret(): Expansion {
+  return {
+    id: 'secret',
+    order: 95,
+    options: {},
+    setup: (_rules, _players, random) => ({ value: random(50) }),
+    observe: () => ({ value: -1 }),
+    finalScoring(ctx) {
+      const v = (ctx.state.ext['secret'] as { value: number }).value;
+      if (v > 0) award(ctx, 0, v, 'secret/bonus', null);
+    },
+  };
+}
+
+const ids = Object.keys(CLI_EXPANSIONS).sort();
+const subsets: string[][] = [];
+for (let mask = 0; mask < 1 << ids.length; mask++) subsets.push(ids.filter((_, i) => mask & (1 << i)));
+// Classic and the test module in full; every subset of the available expansions that
+// createRuleset accepts (River and the Count are a declared conflict), lighter.
+const RULESETS: [string, Ruleset, number][] = [
+  ['classic', must(createRuleset({ game: 'classic' })), 1],
+  ['classic+toll (a module with its own moves and codec)', must(createRuleset({ game: 'classic', expansions: [toll()] })), 1],
+  ['classic+ransom (a module move at every step of the turn)', must(createRuleset({ game: 'classic', expansions: [ransom()] })), 0.5],
+];
+// The Castle: a bounded board (its window comes from its codec), its own steps and hidden tokens.
+const castle = createRuleset({ game: 'castle' } as Parameters<typeof createRuleset>[0]);
+if (castle.ok) RULESETS.push(['castle', castle.value, 1]);
+for (const set of subsets) {
+  if (set.length === 0) continue;
+  const created = createRuleset({ game: 'classic', expansions: set.map((id) => CLI_EXPANSIONS[id]!({ riverSet: 'both' })) });
+  if (created.ok) RULESETS.push([created.value.id, created.value, 0.4]);
+}
+
+interface Plan {
+  seed: string;
+  players: number;
+  choices: number[];
+}
+const planArb = (rules: Ruleset): fc.Arbitrary<Plan> =>
+  fc.record({
+    seed: fc.string({ maxLength: 8 }),
+    players: fc.integer({ min: rules.minPlayers, max: Math.min(5, rules.maxPlayers) }),
+    choices: fc.array(fc.nat(), { maxLength: 120 }),
+  });
+
+/** The research states of a playthrough (decisions and chance nodes), following the plan's choices, then the first action. */
+function* playthrough(rules: Ruleset, plan: Plan, limit = Infinity): Generator<GameState> {
+  let s: GameState = must(newGame(rules, { players: plan.players, seed: plan.seed }));
+  let i = 0;
+  while (s.step.kind !== 'game-over' && i < limit) {
+    yield s;
+    const legal = legalActions(rules, s);
+    const c = i < plan.choices.length ? plan.choices[i]! : 0;
+    s = applyAction(rules, s, legal[c % legal.length]!);
+    i++;
+  }
+  yield s;
+}
+
+const key = (m: Move): string => JSON.stringify(m);
+
+function checkEncoding(rules: Ruleset, s: GameState): void {
+  const info = gameInfo(rules, s.players);
+  const legal = legalActions(rules, s);
+  for (let i = 1; i < legal.length; i++) expect(legal[i]).toBeGreaterThan(legal[i - 1]!);
+  if (isChanceNode(s)) {
+    expect([...legal]).toEqual(chanceOutcomes(rules, s).map((o) => o.outcome));
+    for (const a of legal) expect(a).toBeLessThan(info.maxChanceOutcomes);
+    return;
+  }
+  for (const a of legal) expect(a >= 0 && a < info.numDistinctActions.split).toBe(true);
+  // The bijection: every legal move has an action, every legal action a move, both ways round.
+  const moves = legalMoves(rules, s);
+  expect(legal.length).toBe(moves.length);
+  const encoded = moves.map((m) => moveToAction(rules, s, m));
+  expect([...encoded].sort((a, b) => a - b)).toEqual([...legal]);
+  for (let i = 0; i < moves.length; i++) expect(actionToMove(rules, s, encoded[i]!)).toEqual(moves[i]);
+  // The mask says the same as the list.
+  const mask = new Uint8Array(info.numDistinctActions.split).fill(7);
+  expect(legalActionsMask(rules, s, mask)).toBe(legal.length);
+  const expected = new Uint8Array(mask.length);
+  for (const a of legal) expected[a] = 1;
+  expect(Buffer.from(mask.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+  const set = new Set(legal);
+  // A few actions that are not legal name no move.
+  for (const a of [-1, 0.5, info.numDistinctActions.split, legal.length > 0 ? legal[legal.length - 1]! + 1 : 0]) {
+    if (!set.has(a)) expect(actionToMove(rules, s, a)).toBeNull();
+  }
+}
+
+function checkCombined(rules: Ruleset, s: GameState): void {
+  if (isChanceNode(s)) return;
+  const info = gameInfo(rules, s.players);
+  const combined = legalActions(rules, s, undefined, 'combined');
+  for (let i = 1; i < combined.length; i++) expect(combined[i]).toBeGreaterThan(combined[i - 1]!);
+  const seen = new Set<string>();
+  for (const a of combined) {
+    expect(a >= 0 && a < info.numDistinctActions.combined).toBe(true);
+    const moves = actionToMoves(rules, s, a, 'combined');
+    expect(moves).not.toBeNull();
+    expect(movesToAction(rules, s, moves!, 'combined')).toBe(a);
+    seen.add(moves!.map(key).join(' '));
+  }
+  expect(seen.size).toBe(combined.length);
+  // Exactly the sequences of legal moves: each placement with each option of the deploy step after it.
+  let expected = 0;
+  if (s.step.kind === 'place-tile') {
+    for (const place of legalMoves(rules, s)) {
+      const copy = cloneState(s);
+      playMove(rules, copy, place, null);
+      expected += copy.step.kind === 'deploy' ? legalMoves(rules, copy).length : 1;
+    }
+  } else expected = legalMoves(rules, s).length;
+  expect(combined.length).toBe(expected);
+}
+
+describe.each(RULESETS)('%s', (_name, rules, scale) => {
+  const runs = (n: number): number => Math.max(1, Math.round(n * scale));
+  test('legal actions ascend, match legal moves one to one (actionToMove/moveToAction), and the mask agrees', () => {
+    fc.assert(
+      fc.property(planArb(rules), (plan) => {
+        for (const s of playthrough(rules, plan)) checkEncoding(rules, s);
+      }),
+      { numRuns: runs(6) },
+    );
+  });
+
+  test('combined form: every placement with every option after it, a bijection with move sequences', () => {
+    fc.assert(
+      fc.property(planArb(rules), (plan) => {
+        let i = 0;
+        // The combined form copies the state per placement: every fourth state of the game suffices.
+        for (const s of playthrough(rules, plan)) if (i++ % 4 === 0) checkCombined(rules, s);
+      }),
+      { numRuns: runs(3) },
+    );
+  });
+
+  test('chance outcomes: probabilities from the drawable copies, summing to 1', () => {
+    fc.assert(
+      fc.property(planArb(rules), (plan) => {
+        for (const s of playthrough(rules, plan)) {
+          const outcomes = chanceOutcomes(rules, s);
+          if (!isChanceNode(s)) {
+            expect(outcomes).toEqual([]);
+            continue;
+          }
+          const sum = outcomes.reduce((t, o) => t + o.probability, 0);
+          expect(Math.abs(sum - 1)).toBeLessThan(1e-12);
+          const drawable = outcomes.reduce((t, o) => t + s.bag[o.outcome]!, 0);
+          for (const o of outcomes) {
+            expect(o.probability).toBeCloseTo(s.bag[o.outcome]! / drawable, 14);
+            expect(o.tile).toBe(rules.tiles[o.outcome]!.def.id);
+          }
+        }
+      }),
+      { numRuns: runs(4) },
+    );
+  });
+
+  test('returns stay within the bounds of gameInfo; rewards sum to returns; rank sums to 0', () => {
+    for (const players of [2, 3, 4].filter((n) => n >= rules.minPlayers && n <= rules.maxPlayers)) {
+      const info = gameInfo(rules, players);
+      for (let g = 0; g < runs(3); g++) {
+        const sim = createSimulator(rules, must(newGame(rules, { players, seed: `returns-${players}-${g}` })));
+        const random = createRandomSource(`returns-${g}`);
+        const sums = { score: new Array(players).fill(0), 'win-loss': new Array(players).fill(0), rank: new Array(players).fill(0) };
+        let decisions = 0;
+        while (!sim.isTerminal()) {
+          if (!sim.isChanceNode()) decisions++;
+          sim.applyRandom(random);
+          for (const kind of ['score', 'win-loss', 'rank'] as const) {
+            const r = sim.rewards(kind);
+            for (let p = 0; p < players; p++) sums[kind][p] += r[p]!;
+            for (const v of sim.returns(kind)) expect(v >= info.utility[kind].min && v <= info.utility[kind].max).toBe(true);
+          }
+        }
+        expect(decisions).toBeLessThanOrEqual(info.maxGameLength);
+        for (const kind of ['score', 'win-loss', 'rank'] as const) {
+          const final = sim.returns(kind);
+          for (let p = 0; p < players; p++) expect(sums[kind][p]).toBeCloseTo(final[p]!, 9);
+        }
+        expect(sim.returns('rank').reduce((a, b) => a + b, 0)).toBeCloseTo(0, 12);
+        expect(sim.returns('score')).toEqual(sim.state.scores);
+        expect(sim.currentPlayer()).toBe(TERMINAL_PLAYER);
+      }
+    }
+  });
+
+  test('explicit chance is the engine: forcing the app game\'s draws reproduces it move for move', () => {
+    for (const players of [2, 3].filter((n) => n >= rules.minPlayers && n <= rules.maxPlayers)) {
+      let app: GameState = must(newGame(rules, { players, seed: `same-${players}` }));
+      let research: GameState = app;
+      const random = createRandomSource(`same-${players}`);
+      while (app.step.kind !== 'game-over') {
+        const moves = legalMoves(rules, app);
+        const move = moves[random(moves.length)]!;
+        const next = must(applyMove(rules, app, move));
+        research = applyAction(rules, research, moveToAction(rules, research, move));
+        // The app drew (and maybe discarded) tiles: apply the same outcomes.
+        for (const e of next.events) if (e.type === 'tile-drawn' && isChanceNode(research)) research = applyAction(rules, research, rules.tileIndex[e.tile]!);
+        app = next.state;
+        const { rng: _a, ...a } = app;
+        const { rng: _b, ...b } = research;
+        expect(b).toEqual(a);
+      }
+    }
+  });
+});
+
+describe('chance nodes', () => {
+  const rules = must(createRuleset({ game: 'classic' }));
+
+  /** The chance node after passing at the first deploy step of a seeded game, and the state before it. */
+  function position(seed: string): { before: GameState; node: GameState; pass: Move } {
+    let s = must(newGame(rules, { players: 2, seed }));
+    for (;;) {
+      const moves = legalMoves(rules, s);
+      const last = moves[moves.length - 1]!;
+      if (s.step.kind === 'deploy' && s.tiles.length > 6) return { before: s, node: applyAction(rules, s, moveToAction(rules, s, last)), pass: last };
+      s = must(applyMove(rules, s, last)).state;
+    }
+  }
+
+  /** Probability of each tile kind ending up as the tile to place, discards included. */
+  function placedDistribution(node: GameState, weight = 1, into = new Map<string, number>()): Map<string, number> {
+    for (const o of chanceOutcomes(rules, node)) {
+      const next = applyAction(rules, node, o.outcome);
+      if (next.step.kind === 'place-tile') into.set(next.step.tile, (into.get(next.step.tile) ?? 0) + weight * o.probability);
+      else if (isChanceNode(next)) placedDistribution(next, weight * o.probability, into);
+    }
+    return into;
+  }
+
+  /** Pearson's statistic of observed counts against expected probabilities. */
+  function chiSquare(counts: Map<string, number>, probs: Map<string, number>, n: number): number {
+    let x2 = 0;
+    for (const [tile, p] of probs) x2 += ((counts.get(tile) ?? 0) - n * p) ** 2 / (n * p);
+    for (const tile of counts.keys()) expect(probs.has(tile)).toBe(true);
+    return x2;
+  }
+
+  // df <= 23 (24 tile kinds); 60 is beyond the 0.9999 quantile of chi-square(23). Seeds are fixed,
+  // so the verdict never changes from run to run.
+  const CRITICAL = 60;
+  const N = 12_000;
+
+  test('the app API\'s seeded draws follow the chance outcomes\' distribution (chi-square, fixed seeds)', () => {
+    const { before, node, pass } = position('distribution');
+    expect(node.step).toEqual({ kind: 'chance/draw', player: CHANCE_PLAYER });
+    const probs = placedDistribution(node);
+    expect([...probs.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < N; i++) {
+      // The same position with another generator: another draw of the app API.
+      const s = cloneState({ ...before, rng: seedRng(`draw-${i}`) });
+      playMove(rules, s, pass, null);
+      const tile = (s.step as { tile: string }).tile;
+      counts.set(tile, (counts.get(tile) ?? 0) + 1);
+    }
+    expect(chiSquare(counts, probs, N)).toBeLessThan(CRITICAL);
+  });
+
+  test('sampling chance nodes with applyRandom follows the same distribution', () => {
+    const { node } = position('sampling');
+    const probs = placedDistribution(node);
+    const counts = new Map<string, number>();
+    const root = createSimulator(rules, node);
+    const random = createRandomSource('sampling');
+    for (let i = 0; i < N; i++) {
+      const sim = root.clone();
+      while (sim.isChanceNode()) sim.applyRandom(random);
+      const tile = (sim.state.step as { tile: string }).tile;
+      counts.set(tile, (counts.get(tile) ?? 0) + 1);
+    }
+    expect(chiSquare(counts, probs, N)).toBeLessThan(CRITICAL);
+  });
+
+  test('River: only the tiles the draw order allows are outcomes', () => {
+    const river = must(createRuleset({ game: 'classic', expansions: [CLI_EXPANSIONS['river']!({ riverSet: 'I' })] }));
+    let s: GameState = must(newGame(river, { players: 2, seed: 'river-chance' }));
+    while (!isChanceNode(s)) s = applyAction(river, s, legalActions(river, s).at(-1)!);
+    const outcomes = chanceOutcomes(river, s);
+    expect(outcomes.length).toBeGreaterThan(0);
+    for (const o of outcomes) expect(o.tile.startsWith('R')).toBe(true);
+    expect(outcomes.reduce((t, o) => t + o.probability, 0)).toBeCloseTo(1, 12);
+  });
+
+  test('an outcome that fits nowhere is discarded; the last one ends the game, as the engine does', () => {
+    // A test module under which tile A never fits anywhere.
+    const never: Expansion = { id: 'never', order: 99, options: {}, placementTiles: (t) => t.id === 'A', placementError: () => 'never here' };
+    const r = must(createRuleset({ game: 'classic', expansions: [never] }));
+    let s: GameState = must(newGame(r, { players: 2, seed: 'discard' }));
+    while (s.step.kind !== 'deploy') s = must(applyMove(r, s, legalMoves(r, s)[0]!)).state;
+    const A = r.tileIndex['A']!;
+    // Rig the bag: two copies of A and nothing else (rule tests only: the state no longer replays).
+    const rigged = cloneState(s);
+    rigged.bag = rigged.bag.map((_, k) => (k === A ? 2 : 0));
+    const pass = legalMoves(r, rigged).at(-1)!;
+    // The app API: both copies are drawn, fit nowhere, are discarded, and the game ends.
+    const app = must(applyMove(r, rigged, pass)).state;
+    expect(app.step.kind).toBe('game-over');
+    expect(app.discarded[A]).toBe(rigged.discarded[A]! + 2);
+    // The research API: the same, inside the move (no chance node can change anything).
+    const research = applyAction(r, rigged, moveToAction(r, rigged, pass));
+    const { rng: _a, ...a } = app;
+    const { rng: _b, ...b } = research;
+    expect(b).toEqual(a);
+    // One copy of A and one of B: a chance node; drawing A discards it and asks again; then B.
+    const two = cloneState(s);
+    const B = r.tileIndex['B']!;
+    two.bag = two.bag.map((_, k) => (k === A || k === B ? 1 : 0));
+    const node = applyAction(r, two, moveToAction(r, two, pass));
+    expect(chanceOutcomes(r, node).map((o) => [o.tile, o.probability])).toEqual([
+      ['A', 0.5],
+      ['B', 0.5],
+    ]);
+    const afterA = applyAction(r, node, A);
+    expect(isChanceNode(afterA)).toBe(true);
+    expect(afterA.discarded[A]).toBe(two.discarded[A]! + 1);
+    expect(chanceOutcomes(r, afterA).map((o) => [o.tile, o.probability])).toEqual([['B', 1]]);
+    const afterB = applyAction(r, afterA, B);
+    expect(afterB.step).toEqual({ kind: 'place-tile', player: afterB.active, tile: 'B' });
+    // And when only A is left at a chance node, drawing it ends the game with final scoring.
+    const last = cloneState(node);
+    last.bag = last.bag.map((_, k) => (k === A ? 1 : 0));
+    const over = applyAction(r, last, A);
+    expect(over.step.kind).toBe('game-over');
+    expect(over.scores).toEqual(projectedScores(r, last));
+  });
+
+  test('applying an outcome is deterministic, and an outcome that is not drawable is refused', () => {
+    const { node } = position('determinism');
+    const [o] = chanceOutcomes(rules, node);
+    expect(serializeState(applyAction(rules, node, o!.outcome))).toBe(serializeState(applyAction(rules, node, o!.outcome)));
+    const empty = node.bag.findIndex((n) => n === 0);
+    if (empty >= 0) expect(() => applyAction(rules, node, empty)).toThrow(RangeError);
+    expect(() => applyAction(rules, node, 999)).toThrow(RangeError);
+    expect(actionToString(rules, node, o!.outcome)).toBe(`draw ${o!.tile}`);
+    expect(legalActions(rules, node).length).toBe(chanceOutcomes(rules, node).length);
+  });
+});
+
+describe('actions: details', () => {
+  const rules = must(createRuleset({ game: 'classic' }));
+  const game = must(newGame(rules, { players: 2, seed: 'details' }));
+
+  test('gameInfo: the window is the tile count around the start tile; ids are counted per block', () => {
+    const info = gameInfo(rules, 2);
+    expect(info.window).toEqual({ x: -71, y: -71, width: 143, height: 143 });
+    expect(info.numDistinctActions.split).toBe(143 * 143 * 4 + 8 + 1);
+    expect(info.numDistinctActions.combined).toBe(143 * 143 * 4 * 9 + 9);
+    expect(info.maxChanceOutcomes).toBe(24);
+    expect(info.maxGameLength).toBe(142);
+    expect(info.information).toBe('perfect');
+    expect(info.versions).toEqual({ actions: 1, modules: {}, observation: 1 });
+    const withToll = must(createRuleset({ game: 'classic', expansions: [toll()] }));
+    expect(gameInfo(withToll, 2).versions.modules).toEqual({ toll: 1 });
+    expect(gameInfo(withToll, 2).numDistinctActions.split).toBe(143 * 143 * 4 + 8 + 3 + 1);
+  });
+
+  test('placements are numbered row-major over the window, then by rotation; strings read as moves', () => {
+    const m: Move = { type: 'place', player: 0, x: 0, y: -1, rotation: 2 };
+    const a = moveToAction(rules, game, m);
+    const legal = [...legalActions(rules, game)];
+    if (legal.includes(a)) expect(a).toBe(((-1 + 71) * 143 + 71) * 4 + 2);
+    expect(actionToString(rules, game, legal[0]!)).toMatch(/^place [A-X] at -?\d+,-?\d+ turned [0-3]$/);
+    expect(moveToAction(rules, game, { type: 'place', player: 0, x: 40, y: 40, rotation: 0 })).toBe(-1);
+    expect(actionToString(rules, game, 5)).toBe('illegal action 5');
+  });
+
+  test('a module without a codec for its moves is refused loudly', () => {
+    const bare: Expansion = { ...toll() };
+    delete (bare as { actions?: unknown }).actions;
+    const r = must(createRuleset({ game: 'classic', expansions: [bare] }));
+    expect(() => gameInfo(r, 2)).toThrow(/no action encoding/);
+  });
+
+  test('a state of other rules is refused (a caller\'s bug: TypeError)', () => {
+    const other = must(createRuleset({ game: 'classic', expansions: [toll()] }));
+    const s = must(newGame(other, { players: 2, seed: 'other' }));
+    expect(() => legalActions(rules, s)).toThrow(TypeError);
+    expect(() => applyAction(rules, s, 0)).toThrow(TypeError);
+    expect(() => chanceOutcomes(rules, s)).toThrow(TypeError);
+    expect(() => createSimulator(rules, s)).toThrow(TypeError);
+    expect(() => returns(rules, s)).toThrow(TypeError);
+  });
+
+  test('a legal-actions buffer is filled in place when large enough', () => {
+    const out = new Int32Array(1000);
+    const view = legalActions(rules, game, out);
+    expect(view.buffer).toBe(out.buffer);
+    expect([...view]).toEqual([...legalActions(rules, game)]);
+    expect(() => legalActionsMask(rules, game, new Uint8Array(10))).toThrow(RangeError);
+  });
+
+  test.each<[ActionForm]>([['split'], ['combined']])('%s form: the simulator plays whole games and agrees with applyAction', (form) => {
+    const sim = createSimulator(rules, game, { form });
+    let s: GameState = game;
+    const random = createRandomSource(`sim-${form}`);
+    while (!sim.isTerminal()) {
+      const legal = [...sim.legalActions()];
+      expect(legal).toEqual([...legalActions(rules, s, undefined, form)]);
+      const a = sim.isChanceNode() ? legal[random(legal.length)]! : legal[random(legal.length)]!;
+      sim.applyAction(a);
+      s = applyAction(rules, s, a, form);
+      expect(serializeState(sim.state)).toBe(serializeState(s));
+    }
+    expect(() => sim.applyAction(0)).toThrow(RangeError);
+  });
+
+  test('playout: deterministic for a seeded source, from a chance node too; a policy decides every decision', () => {
+    const node = applyAction(rules, game, legalActions(rules, game)[0]!);
+    const start = isChanceNode(node) ? node : applyAction(rules, node, legalActions(rules, node).at(-1)!);
+    expect(isChanceNode(start)).toBe(true);
+    const a = createSimulator(rules, start).playout(createRandomSource('po'));
+    const b = createSimulator(rules, start).playout(createRandomSource('po'));
+    expect(a).toEqual(b);
+    let asked = 0;
+    const sim = createSimulator(rules, start);
+    const scores = sim.playout(createRandomSource('policy'), (s, legal) => {
+      asked++;
+      expect(s.isChanceNode()).toBe(false);
+      expect([...legal]).toEqual([...legalActions(rules, s.state)]);
+      return legal[legal.length - 1]!; // always the last: pass when possible
+    });
+    expect(sim.isTerminal()).toBe(true);
+    expect(scores).toEqual(sim.state.scores);
+    expect(asked).toBeGreaterThan(60);
+    // Passing every time: nobody ever deploys, so nobody scores.
+    expect(scores).toEqual([0, 0]);
+    expect(sim.rewards()).toEqual(scores);
+  });
+
+  test('clones are independent', () => {
+    const a = createSimulator(rules, game);
+    const b = a.clone();
+    a.playout(createRandomSource('clone'));
+    expect(serializeState(b.state)).toBe(serializeState(createSimulator(rules, game).state));
+    expect(a.isTerminal()).toBe(true);
+    expect(b.isTerminal()).toBe(false);
+  });
+});
+
+describe('observations and determinization reveal nothing hidden', () => {
+  const classic = must(createRuleset({ game: 'classic' }));
+  const hidden = must(createRuleset({ game: 'classic', expansions: [secret()] }));
+
+  test('observationSpec describes the tensor (names, shape, size)', () => {
+    const spec = observationSpec(classic, 3);
+    expect(spec.planes).toEqual([spec.channels.length, 31, 31]);
+    expect(spec.size).toBe(spec.channels.length * 31 * 31 + spec.features.length);
+    expect(spec.vector).toBe(spec.features.length);
+    const out = new Float32Array(spec.size + 5).fill(9);
+    const s = must(newGame(classic, { players: 3, seed: 'spec' }));
+    writeObservationTensor(classic, s, 1, out);
+    expect(out[spec.size]).toBe(9); // nothing written past the end
+    expect(out[0 * 31 * 31 + 15 * 31 + 15]).toBe(1); // the start tile, centred
+    expect(() => writeObservationTensor(classic, s, 0, new Float32Array(10))).toThrow(RangeError);
+  });
+
+  /**
+   * A copy of `s` that differs only in what nobody sees: seed, generator, the hidden module's
+   * value, The Castle's face-down wall tokens (their kinds rotated among them).
+   */
+  function perturb(s: GameState, n: number): GameState {
+    const copy = cloneState(s);
+    const out = { ...copy, seed: `other-${n}`, rng: seedRng(`other-${n}`) };
+    if ('secret' in out.ext) out.ext = { ...out.ext, secret: { value: n } };
+    if ('castle' in out.ext) {
+      const slice = out.ext['castle'] as { wall: number[] };
+      const down = slice.wall.flatMap((t, i) => (t > 0 ? [i] : []));
+      const wall = [...slice.wall];
+      down.forEach((at, j) => (wall[at] = 1 + ((slice.wall[down[(j + n) % down.length]!]! + n) % 9)));
+      out.ext = { ...out.ext, castle: { ...slice, wall } };
+    }
+    return out;
+  }
+
+  const hiddenRulesets: [string, Ruleset][] = [
+    ['classic', classic],
+    ['with a module hiding a scored value', hidden],
+  ];
+  if (castle.ok) hiddenRulesets.push(['castle (face-down wall tokens)', castle.value]);
+
+  test.each(hiddenRulesets)('%s: two states differing only in hidden parts give identical tensors, for every viewer', (_name, rules) => {
+    fc.assert(
+      fc.property(planArb(rules), fc.integer({ min: 1, max: 49 }), (plan, n) => {
+        const spec = observationSpec(rules, plan.players);
+        const a = new Float32Array(spec.size);
+        const b = new Float32Array(spec.size);
+        let i = 0;
+        for (const s of playthrough(rules, plan)) {
+          if (i++ % 7 !== 0 && s.step.kind !== 'game-over') continue;
+          const other = perturb(s, n);
+          for (let viewer = 0; viewer < plan.players; viewer++) {
+            writeObservationTensor(rules, s, viewer, a);
+            writeObservationTensor(rules, other, viewer, b);
+            expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  test('determinize: the same seed gives the same state whatever the hidden parts were; it keeps all that is public', () => {
+    fc.assert(
+      fc.property(planArb(classic), fc.string({ maxLength: 6 }), (plan, seed) => {
+        let i = 0;
+        for (const s of playthrough(classic, plan)) {
+          if (i++ % 9 !== 0) continue;
+          const player = s.step.kind === 'game-over' || s.step.player < 0 ? 0 : s.step.player;
+          const d1 = determinize(classic, s, player, seed);
+          const d2 = determinize(classic, perturb(s, 3), player, seed);
+          expect(serializeState(d2)).toBe(serializeState(d1));
+          expect(serializeState(determinize(classic, observe(classic, s, player), player, seed))).toBe(serializeState(d1));
+          const { seed: _s, rng: _r, ...pub } = s;
+          const { seed: _s2, rng: _r2, ...pub1 } = d1;
+          expect(pub1).toEqual(pub);
+          expect(d1.seed).toBe(seed);
+        }
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  test('determinize: different seeds reshuffle the unseen tiles; a module that hides its state is refused', () => {
+    const s = must(newGame(classic, { players: 2, seed: 'reshuffle' }));
+    const futures = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const sim = createSimulator(classic, determinize(classic, s, 0, `d${i}`), { chance: 'seeded' });
+      sim.applyAction(sim.legalActions()[0]!);
+      while (sim.state.step.kind === 'deploy') sim.applyAction(sim.legalActions().at(-1)!);
+      futures.add((sim.state.step as { tile: string }).tile);
+    }
+    expect(futures.size).toBeGreaterThan(1);
+    expect(() => determinize(hidden, must(newGame(hidden, { players: 2, seed: 'x' })), 0, 's')).toThrow(/hides information/);
+    expect(() => determinize(classic, observe(classic, s, 1), 0, 's')).toThrow(TypeError);
+    expect(gameInfo(hidden, 2).information).toBe('imperfect');
+  });
+});
+
+describe('types of moves in module codecs', () => {
+  test('module moves decode with the decider as player', () => {
+    const rules = must(createRuleset({ game: 'classic', expansions: [toll()] }));
+    let s: GameState = must(newGame(rules, { players: 3, seed: 'toll-ask' }));
+    const random = createRandomSource('toll-ask');
+    while (s.step.kind !== 'toll/ask' && s.step.kind !== 'game-over') {
+      const legal = legalActions(rules, s);
+      s = applyAction(rules, s, legal[random(legal.length)]!);
+    }
+    expect(s.step.kind).toBe('toll/ask');
+    const legal = [...legalActions(rules, s)];
+    const moves = legal.map((a) => actionToMove(rules, s, a) as ExpansionMove);
+    expect(moves.map((m) => m.type)).toEqual(['toll/pay', 'toll/refuse']);
+    for (const m of moves) expect(m.player).toBe((s.step as { player: number }).player);
+    expect(actionToString(rules, s, legal[0]!)).toBe('toll/pay');
+    expect(rewards(rules, s, applyAction(rules, s, legal[0]!))[s.active]).toBeGreaterThanOrEqual(1);
+    expect(returns(rules, s, 'win-loss')).toEqual([0, 0, 0]);
+  });
+});
