@@ -1,7 +1,9 @@
 /**
- * The `meeplekit` command. Subcommands: `play`.
+ * The `meeplekit` command. Subcommands: `play`, `simulate`.
  */
+import { isMainThread } from 'node:worker_threads';
 import { runPlay } from './play.js';
+import { runSimulate } from './simulate.js';
 
 const HELP = `meeplekit: rules engine for the Carcassonne family of tile-laying games
 
@@ -10,18 +12,30 @@ usage:
                  [--players N] [--seed S] [--bots random,greedy] [--json]
       plays a seeded game between bots and prints each turn and the final scores
       (--json: one JSON object with ruleset, seed, players, scores, winners, turns)
+  meeplekit simulate [--game classic|castle] [--expansions ...] [--river-set I|II|both] [--players N]
+                     [--games K] [--seed S] [--workers W] [--bots random,greedy] [--out results.jsonl] [--quiet]
+      plays K seeded games (game i from seed S/i) on W worker threads, with a progress bar on
+      stderr; writes one JSON line per game (game, seed, scores, winners, turns), in game order:
+      the same file for any W (--out -, the default, writes to stdout)
   meeplekit help
 `;
 
-const [command, ...rest] = process.argv.slice(2);
-if (command === 'play') {
-  const out = runPlay(rest);
-  process.stdout.write(out.stdout);
-  process.stderr.write(out.stderr);
-  process.exitCode = out.code;
-} else if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-  process.stdout.write(HELP);
-} else {
-  process.stderr.write(`meeplekit: unknown command '${command}'\n${HELP}`);
-  process.exitCode = 2;
+// Worker threads of `simulate` load this file too: only the main thread runs a command.
+if (isMainThread) {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'play') {
+    const out = runPlay(rest);
+    process.stdout.write(out.stdout);
+    process.stderr.write(out.stderr);
+    process.exitCode = out.code;
+  } else if (command === 'simulate') {
+    void runSimulate(rest, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }).then((code) => {
+      process.exitCode = code;
+    });
+  } else if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(HELP);
+  } else {
+    process.stderr.write(`meeplekit: unknown command '${command}'\n${HELP}`);
+    process.exitCode = 2;
+  }
 }
