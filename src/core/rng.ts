@@ -63,7 +63,9 @@ export function randomBelow(s: RngState, n: number): number {
   const limit = 4294967296 - (4294967296 % n);
   for (;;) {
     const r = nextUint32(s);
-    if (r < limit) return r % n;
+    // r % n without a floating-point remainder (r is above 2^31 half the time, so not a small
+    // integer for V8): the truncated quotient is exact for r < 2^32, and so is the product.
+    if (r < limit) return r - ((r / n) >>> 0) * n;
   }
 }
 

@@ -278,7 +278,10 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
       const root = flow.roots[0]!;
       if (flow.hook === o) emitCompleted(rules, s, root, emit);
       while (flow.hook < o + before.length) if (before[flow.hook++ - o]!(ctx, root) === 'wait') return;
-      flow.completed.push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
+      // What the afterScoring hooks are handed (recorded only for them: counting followers costs).
+      if (rules.hooks.afterScoring.length > 0) {
+        flow.completed.push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
+      }
       rules.game.scoreCompleted(ctx, root);
       flow.roots.shift();
       flow.hook = 0;

@@ -12,7 +12,7 @@ import type { Immutable } from '../types.js';
 import { freeze } from 'immer';
 import { cloneState } from './clone.js';
 import { checkMove, countMoves, listMoves, nthMove } from './legal.js';
-import { playMove } from './play.js';
+import { deployTargets, playMove } from './play.js';
 import { collectPlacements } from '../board.js';
 import { keyX, keyY } from '../state.js';
 import type { Rotation } from '../types.js';
@@ -159,6 +159,17 @@ class SimulatorImpl implements Simulator {
       const p = this.#buf[random(n)]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+    }
+    if (step.kind === 'deploy' && this.rules.hooks.deployMoves.length === 0 && this.rules.hooks.turnMoves.length === 0) {
+      // The deploy targets in local feature order, then pass: one look at the tile, not two.
+      const bits = deployTargets(this.rules, s);
+      let n = 1;
+      for (let b = bits; b !== 0; b &= b - 1) n++;
+      let i = random(n);
+      if (i === n - 1) return { type: 'pass', player: step.player };
+      const placed = s.tiles[s.tiles.length - 1]!;
+      const feats = this.rules.tiles[this.rules.tileIndex[placed.id]!]!.def.features;
+      for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player: step.player, feature: feats[f]!.id };
     }
     return nthMove(this.rules, s, random(countMoves(this.rules, s)));
   }
