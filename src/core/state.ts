@@ -158,7 +158,7 @@ export interface Flow {
   roots: number[];
   /** Index of the next hook to call. */
   hook: number;
-  /** Features already scored this turn, with the followers they held before scoring. */
+  /** Features already scored this turn, with the followers they held before scoring (kept only when an `afterScoring` hook will read them). */
   completed: {
     /** Root segment of the feature. */
     root: number;
@@ -197,9 +197,13 @@ export interface GameState {
   supply: number[];
   /** Placed tiles in order of placement. */
   tiles: PlacedTile[];
-  /** Occupied cells: packed cell keys, ascending (binary-searched; see `tileAt`). */
+  /**
+   * The occupied cells as a hash table (see `tileAt`): a power-of-two number of slots, each a
+   * packed cell key or -1 for an empty slot; kept at most half full. Read cells with `tileAt`,
+   * or from `tiles`, which lists them in order of placement.
+   */
   cells: number[];
-  /** The tile index on each occupied cell (parallel to `cells`). */
+  /** The tile index of each slot of `cells` (-1 for an empty slot). */
   cellTiles: number[];
   /** The frontier: empty cells next to a tile, ascending by cell key. */
   frontier: number[];
