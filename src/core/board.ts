@@ -70,6 +70,15 @@ export function tileAt(state: Immutable<GameView>, key: number): number {
   }
 }
 
+/** Slots of a cell table that holds every tile of the ruleset (start tiles included) at most half full. @internal */
+export function cellTableSize(rules: BoardRules & { readonly start: readonly unknown[] }): number {
+  let tiles = rules.start.length;
+  for (let i = 0; i < rules.tiles.length; i++) tiles += rules.tiles[i]!.def.count;
+  let size = 16;
+  while (size < 2 * tiles) size *= 2;
+  return size;
+}
+
 /** An empty slot of the cell table. */
 const EMPTY_SLOT = -1;
 

@@ -3,7 +3,7 @@
  * `applyMove` runs it inside immer; the Simulator runs it on its own plain copy. The move is
  * assumed legal: callers validate first (see legal.ts).
  */
-import { canPlaceAnywhere, layTile } from '../board.js';
+import { canPlaceAnywhere, cellTableSize, layTile } from '../board.js';
 import type { Emit } from '../events.js';
 import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
@@ -35,8 +35,9 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     scores: new Array<number>(players).fill(0),
     supply: new Array<number>(players).fill(rules.followers),
     tiles: [],
-    cells: [],
-    cellTiles: [],
+    // The cell table sized for every tile of the game at once (board.ts keeps it at most half full).
+    cells: new Array<number>(cellTableSize(rules)).fill(-1),
+    cellTiles: new Array<number>(cellTableSize(rules)).fill(-1),
     frontier: [],
     demand: [],
     features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], tiles: [] },
