@@ -63,11 +63,13 @@ export function tileAt(state: Immutable<GameView>, key: number): number {
   const cells = state.cells;
   const mask = cells.length - 1;
   if (mask < 0) return -1;
-  for (let i = homeSlot(key, mask); ; i = (i + 1) & mask) {
+  // At most one lap of the table, so that a malformed table (a view built by hand) cannot hang us.
+  for (let i = homeSlot(key, mask), n = 0; n <= mask; i = (i + 1) & mask, n++) {
     const v = cells[i]!;
     if (v === key) return state.cellTiles[i]!;
     if (v === EMPTY_SLOT) return -1;
   }
+  return -1;
 }
 
 /** Slots of a cell table that holds every tile of the ruleset (start tiles included) at most half full. @internal */

@@ -91,7 +91,7 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   }
   const x = q['x'] as number;
   const y = q['y'] as number;
-  // `cells` is a sorted list of occupied cell keys: look the key up, never index by it.
+  // `cells` is a hash table of occupied cell keys: look the key up (tileAt), never index by it.
   const index = Math.abs(x) < 500 && Math.abs(y) < 500 ? tileAt(state, cellKey(x, y)) : -1;
   if (index < 0) return err(meepleError('query/no-tile', `no tile at ${x},${y}`));
   const placed = state.tiles[index]!;

@@ -441,6 +441,13 @@ function nextGroup(s: Immutable<GameView>): { scorer: number; group: number[] } 
 
 /** Whether the placing player has a choice to make about the next scoring (order or token). */
 function scoreDecision(c: CastleRules, s: Immutable<GameView>): boolean {
+  const flow = s.flow;
+  if (flow !== null && flow.phase === 'score' && flow.roots.length === 1) {
+    const roots = flow.roots;
+    // One feature left (most scorings): a choice only when a token could double it.
+    const scorer = scorerOf(s, roots[0]!);
+    return scorer >= 0 && tokenFor(s, scorer, roots[0]!) !== 0;
+  }
   const { scorer, group } = nextGroup(s);
   if (group.length === 0) return false;
   for (const root of group) if (tokenFor(s, scorer, root) !== 0) return true;
@@ -594,12 +601,20 @@ function rulesModule(c: CastleRules): Expansion {
       const roots = s.flow!.roots;
       // The placing player's scorings first, then the opponent's, then those that score nobody.
       if (roots.length > 1) {
-        const ranks = new Map<number, number>();
-        for (const r of roots) {
-          const p = scorerOf(s, r);
-          ranks.set(r, p === s.active ? 0 : p >= 0 ? 1 : 2);
+        // Sorted by (rank, root) with keys packed as rank * 2^24 + root (roots are segment
+        // indices, far below 2^24): an insertion sort of a handful of numbers, no closures.
+        const keys: number[] = [];
+        for (let i = 0; i < roots.length; i++) {
+          const p = scorerOf(s, roots[i]!);
+          const key = (p === s.active ? 0 : p >= 0 ? 1 : 2) * 0x1000000 + roots[i]!;
+          let j = i;
+          while (j > 0 && keys[j - 1]! > key) {
+            keys[j] = keys[j - 1]!;
+            j--;
+          }
+          keys[j] = key;
         }
-        roots.sort((a, b) => ranks.get(a)! - ranks.get(b)! || a - b);
+        for (let i = 0; i < roots.length; i++) roots[i] = keys[i]! % 0x1000000;
       }
       if (!scoreDecision(c, s)) return;
       s.step = { kind: 'castle/score', player: s.active };
