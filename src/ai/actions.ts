@@ -54,7 +54,7 @@ export function writeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
   if (step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
     if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
     const buf = scratch.placements;
-    const n = collectPlacements(rules, s, rules.tiles[rules.tileIndex[step.tile]!]!, buf);
+    const n = collectPlacements(rules, s, rules.tileById.get(step.tile)!, buf);
     const w = layout.window;
     for (let i = 0; i < n; i++) {
       const p = buf[i]!;
@@ -98,7 +98,7 @@ export function decodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<G
   if (a < layout.deploy + layout.followerTargets) {
     if (step.kind !== 'deploy') return null;
     const placed = s.tiles[s.tiles.length - 1]!;
-    const feature = rules.tiles[rules.tileIndex[placed.id]!]!.def.features[a - layout.deploy];
+    const feature = rules.tileById.get(placed.id)!.def.features[a - layout.deploy];
     return feature === undefined ? null : { type: 'deploy', player, feature: feature.id };
   }
   const mods = layout.modules;
@@ -124,7 +124,7 @@ export function encodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<G
     case 'deploy': {
       const placed = s.tiles[s.tiles.length - 1];
       if (placed === undefined) return -1;
-      const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+      const tile = rules.tileById.get(placed.id)!;
       return Object.hasOwn(tile.localIndex, move.feature) ? layout.deploy + tile.localIndex[move.feature]! : -1;
     }
     default:
@@ -359,7 +359,7 @@ function describeMove(rules: Ruleset, s: Immutable<GameView>, m: Move): string {
       return `place ${s.step.kind === 'place-tile' ? s.step.tile : 'tile'} at ${m.x},${m.y} turned ${m.rotation}`;
     case 'deploy': {
       const placed = s.tiles[s.tiles.length - 1]!;
-      const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+      const tile = rules.tileById.get(placed.id)!;
       const local = tile.localIndex[m.feature];
       const kind = local === undefined ? '?' : rules.kindNames[tile.kinds[local]!];
       return `deploy on ${m.feature} (${kind})`;

@@ -158,7 +158,7 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
       clipped = 1;
       continue;
     }
-    const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+    const tile = rules.tileById.get(placed.id)!;
     out[cell] = 1;
     if (t === tiles.length - 1) out[HW + cell] = 1;
     let pennants = 0;
@@ -186,7 +186,7 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   const step = state.step;
   if (step.kind === 'place-tile') {
     const buf = new Int32Array(4 * state.frontier.length);
-    const n = collectPlacements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!, buf);
+    const n = collectPlacements(rules, state, rules.tileById.get(step.tile)!, buf);
     for (let i = 0; i < n; i++) {
       const p = buf[i]!;
       const key = (p / 4) | 0;

@@ -233,7 +233,7 @@ class Research implements ResearchSimulator {
     if (this.form === 'split' && step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
       const scratch = this.#scratch;
       if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
-      const n = collectPlacements(this.rules, s, this.rules.tiles[this.rules.tileIndex[step.tile]!]!, scratch.placements);
+      const n = collectPlacements(this.rules, s, this.rules.tileById.get(step.tile)!, scratch.placements);
       const p = scratch.placements[random(n)]!;
       const key = (p / 4) | 0;
       const x = keyX(key);
@@ -252,7 +252,7 @@ class Research implements ResearchSimulator {
         action = this.#layout.pass;
       } else {
         const placed = s.tiles[s.tiles.length - 1]!;
-        move = { type: 'deploy', player: step.player, feature: this.rules.tiles[this.rules.tileIndex[placed.id]!]!.def.features[f]!.id };
+        move = { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };
         action = this.#layout.deploy + f;
       }
     } else {

@@ -20,6 +20,7 @@ import type { Ruleset } from './ruleset.js';
 export interface BoardRules {
   readonly tiles: readonly CompiledTile[];
   readonly tileIndex: Readonly<Record<string, number>>;
+  readonly tileById: ReadonlyMap<string, CompiledTile>;
   readonly tracksTiles: readonly boolean[];
   readonly inside: ((key: number) => boolean) | null;
   readonly portCompleted: readonly boolean[];
@@ -277,7 +278,7 @@ export function layTile(
       continue;
     }
     const other = s.tiles[nt]!;
-    const ot = rules.tiles[tileIndexOf(rules, other.id)]!;
+    const ot = rules.tileById.get(other.id)!;
     const oOff = other.rotation * 12;
     for (let k = 0; k < 3; k++) {
       const p = side * 3 + k;
@@ -297,11 +298,4 @@ export function layTile(
     }
   }
   return index;
-}
-
-/** The compiled-tile index of a tile kind id. @internal */
-export function tileIndexOf(rules: BoardRules, id: string): number {
-  const i = rules.tileIndex[id];
-  if (i === undefined) throw new Error(`unknown tile kind ${id}`);
-  return i;
 }

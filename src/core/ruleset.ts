@@ -60,6 +60,8 @@ export interface Ruleset {
   readonly tiles: readonly CompiledTile[];
   /** Tile kind index by id. */
   readonly tileIndex: Readonly<Record<string, number>>;
+  /** Compiled tile kind by id (a Map: about twice as fast as `tiles[tileIndex[id]]` on hot paths). @internal */
+  readonly tileById: ReadonlyMap<string, CompiledTile>;
   /** The tiles laid before the first turn. */
   readonly start: readonly StartTile[];
   /** Per feature kind: whether it completes by its ports (roads, cities, paths, towers). @internal */
@@ -156,6 +158,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     kinds,
     tiles,
     tileIndex,
+    tileById: new Map(tiles.map((t) => [t.def.id, t])),
     start,
     inside: game.inside ?? null,
     portCompleted: kinds.map((k) => k.completion === 'ports'),

@@ -21,7 +21,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const step = state.step;
   const out: Move[] = [];
   if (step.kind === 'place-tile') {
-    const found = placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!);
+    const found = placements(rules, state, rules.tileById.get(step.tile)!);
     for (let i = 0; i < found.length; i++) {
       const p = found[i]!;
       const key = (p / 4) | 0;
@@ -30,7 +30,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   } else if (step.kind === 'deploy') {
     const bits = deployTargets(rules, state);
     const placed = state.tiles[state.tiles.length - 1]!;
-    const feats = rules.tiles[rules.tileIndex[placed.id]!]!.def.features;
+    const feats = rules.tileById.get(placed.id)!.def.features;
     for (let f = 0; f < feats.length; f++) {
       if (bits & (1 << f)) out.push({ type: 'deploy', player: step.player, feature: feats[f]!.id });
     }
@@ -70,7 +70,7 @@ function listed(rules: Ruleset, state: Immutable<GameView>): boolean {
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
   if (listed(rules, state)) return listMoves(rules, state).length;
-  if (step.kind === 'place-tile') return placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!).length;
+  if (step.kind === 'place-tile') return placements(rules, state, rules.tileById.get(step.tile)!).length;
   if (step.kind === 'deploy') {
     let bits = deployTargets(rules, state);
     let n = 1;
@@ -87,7 +87,7 @@ export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
 export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): Move {
   const step = state.step;
   if (step.kind === 'place-tile' && rules.hooks.turnMoves.length === 0) {
-    const p = placements(rules, state, rules.tiles[rules.tileIndex[step.tile]!]!)[n];
+    const p = placements(rules, state, rules.tileById.get(step.tile)!)[n];
     if (p === undefined) throw new Error(`no placement #${n}`);
     const key = (p / 4) | 0;
     return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
@@ -100,7 +100,7 @@ export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): 
   if (step.kind === 'deploy') {
     const bits = deployTargets(rules, state);
     const placed = state.tiles[state.tiles.length - 1]!;
-    const feats = rules.tiles[rules.tileIndex[placed.id]!]!.def.features;
+    const feats = rules.tileById.get(placed.id)!.def.features;
     for (let f = 0; f < feats.length; f++) {
       if (bits & (1 << f) && n-- === 0) return { type: 'deploy', player: step.player, feature: feats[f]!.id };
     }
@@ -162,7 +162,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     if (tileAt(state, key) >= 0) return meepleError('place/occupied', `cell ${x},${y} already holds a tile`);
     const at = openIndex(state.frontier, key);
     if (at < 0) return meepleError('place/not-adjacent', `cell ${x},${y} shares no edge with a placed tile`);
-    const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
+    const tile = rules.tileById.get(step.tile)!;
     if (!fits(tile, state.demand[at]!, rotation)) {
       return meepleError('place/edge-mismatch', `tile ${step.tile} turned ${rotation} does not match its neighbours at ${x},${y}`);
     }
@@ -180,7 +180,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
   const feature = m['feature'];
   if (typeof feature !== 'string') return meepleError('move/malformed', 'a deploy move needs a string "feature" (such as "c1")');
   const placed = state.tiles[state.tiles.length - 1]!;
-  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  const tile = rules.tileById.get(placed.id)!;
   const local = Object.hasOwn(tile.localIndex, feature) ? tile.localIndex[feature]! : -1;
   if (local < 0 || !rules.deployable[tile.kinds[local]!]) {
     const ids = tile.def.features.filter((_, i) => rules.deployable[tile.kinds[i]!]).map((f) => f.id);

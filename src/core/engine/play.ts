@@ -66,7 +66,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
   const step = s.step;
   if (step.kind === 'place-tile' && move.type === 'place') {
     s.moves.push({ type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation });
-    const tile = rules.tiles[rules.tileIndex[step.tile]!]!;
+    const tile = rules.tileById.get(step.tile)!;
     const index = layTile(rules, s, tile, move.x, move.y, move.rotation, move.player);
     if (emit !== null) {
       emit({ type: 'tile-placed', player: move.player, tile: step.tile, x: move.x, y: move.y, rotation: move.rotation });
@@ -85,7 +85,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     s.moves.push({ type: 'deploy', player: move.player, feature: move.feature });
     const index = s.tiles.length - 1;
     const placed = s.tiles[index]!;
-    const local = rules.tiles[rules.tileIndex[placed.id]!]!.localIndex[move.feature]!;
+    const local = rules.tileById.get(placed.id)!.localIndex[move.feature]!;
     s.features.followers[findRoot(s.features.parent, placed.node + local)]!++;
     s.followers.push({ player: move.player, tile: index, local });
     s.supply[move.player]!--;
@@ -117,7 +117,7 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   if (placed.player < 0 || s.supply[placed.player]! <= 0) return 0;
   const allowed = rules.hooks.deployAllowed;
   for (let i = 0; i < allowed.length; i++) if (!allowed[i]!(rules, s)) return 0;
-  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  const tile = rules.tileById.get(placed.id)!;
   let bits = 0;
   for (let f = 0; f < tile.kinds.length; f++) {
     if (!rules.deployable[tile.kinds[f]!]) continue;
@@ -166,7 +166,7 @@ function completedRoots(rules: Ruleset, s: GameState): number[] {
   // The same order as touchedRoots (the tile's features, then the cloisters around it), without
   // building the list of every touched feature: most turns complete nothing.
   const placed = s.tiles[s.tiles.length - 1]!;
-  const n = rules.tiles[rules.tileIndex[placed.id]!]!.kinds.length;
+  const n = rules.tileById.get(placed.id)!.kinds.length;
   for (let f = 0; f < n; f++) {
     const r = findRoot(g.parent, placed.node + f);
     if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);

@@ -95,7 +95,7 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   const index = Math.abs(x) < 500 && Math.abs(y) < 500 ? tileAt(state, cellKey(x, y)) : -1;
   if (index < 0) return err(meepleError('query/no-tile', `no tile at ${x},${y}`));
   const placed = state.tiles[index]!;
-  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  const tile = rules.tileById.get(placed.id)!;
   let local = -1;
   if (typeof q['feature'] === 'string') {
     local = Object.hasOwn(tile.localIndex, q['feature']) ? tile.localIndex[q['feature']]! : -1;
@@ -112,7 +112,7 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   else {
     tiles = [];
     for (let t = 0; t < state.tiles.length; t++) {
-      const n = rules.tiles[rules.tileIndex[state.tiles[t]!.id]!]!.kinds.length;
+      const n = rules.tileById.get(state.tiles[t]!.id)!.kinds.length;
       for (let f = 0; f < n; f++) {
         if (findRoot(g.parent, state.tiles[t]!.node + f) === root) {
           tiles.push(t);
@@ -125,7 +125,7 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   for (const f of state.followers) {
     const t = state.tiles[f.tile]!;
     if (findRoot(g.parent, t.node + f.local) === root) {
-      followers.push({ player: f.player, x: t.x, y: t.y, feature: rules.tiles[rules.tileIndex[t.id]!]!.def.features[f.local]!.id });
+      followers.push({ player: f.player, x: t.x, y: t.y, feature: rules.tileById.get(t.id)!.def.features[f.local]!.id });
     }
   }
   return ok({

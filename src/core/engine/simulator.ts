@@ -155,7 +155,7 @@ class SimulatorImpl implements Simulator {
     const step = s.step;
     if (step.kind === 'place-tile' && this.rules.hooks.turnMoves.length === 0) {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
-      const n = collectPlacements(this.rules, s, this.rules.tiles[this.rules.tileIndex[step.tile]!]!, this.#buf);
+      const n = collectPlacements(this.rules, s, this.rules.tileById.get(step.tile)!, this.#buf);
       const p = this.#buf[random(n)]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
@@ -168,7 +168,7 @@ class SimulatorImpl implements Simulator {
       let i = random(n);
       if (i === n - 1) return { type: 'pass', player: step.player };
       const placed = s.tiles[s.tiles.length - 1]!;
-      const feats = this.rules.tiles[this.rules.tileIndex[placed.id]!]!.def.features;
+      const feats = this.rules.tileById.get(placed.id)!.def.features;
       for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player: step.player, feature: feats[f]!.id };
     }
     return nthMove(this.rules, s, random(countMoves(this.rules, s)));

@@ -298,7 +298,7 @@ function rootNamed(rules: Ruleset, state: Immutable<GameView>, m: Readonly<Recor
   const t = tileAt(state, cellKey(x as number, y as number));
   if (t < 0) return -1;
   const placed = state.tiles[t]!;
-  const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+  const tile = rules.tileById.get(placed.id)!;
   if (!Object.hasOwn(tile.localIndex, feature)) return -1;
   return findRoot(state.features.parent, placed.node + tile.localIndex[feature]!);
 }

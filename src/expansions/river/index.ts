@@ -318,7 +318,7 @@ export function river(options?: RiverOptions): Expansion {
     const placed = ctx.state.tiles[index]!;
     if (!roles.has(placed.id)) return;
     const slice = sliceOf<RiverState>(ctx.state, RIVER);
-    const tile = ctx.rules.tiles[ctx.rules.tileIndex[placed.id]!]!;
+    const tile = ctx.rules.tileById.get(placed.id)!;
     // The spring (laid at set-up) continues no end; every other river tile takes the one it meets.
     let branch = endAt(slice, placed.x, placed.y);
     let flow = -1;

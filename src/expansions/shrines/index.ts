@@ -106,7 +106,7 @@ function around(rules: Ruleset, s: Immutable<GameView>, key: number, role: Role)
     const t = tileAt(s, k);
     if (t < 0) continue;
     const placed = s.tiles[t]!;
-    const tile = rules.tiles[rules.tileIndex[placed.id]!]!;
+    const tile = rules.tileById.get(placed.id)!;
     if (roleOfTile(rules, tile) !== role) continue;
     out.push({ root: findRoot(s.features.parent, placed.node + tile.areaFeature), key: k });
   }

@@ -524,7 +524,7 @@ function castleActions(c: CastleRules): NonNullable<Expansion['actions']> {
       if (move.type === 'castle/extra-turn') return 3 * g.cells * MAX_LOCAL + (move['use'] === true ? 1 : 0);
       const t = tileAt(s, cellKey(x, y));
       if (t < 0) return -1;
-      const local = rules.tiles[rules.tileIndex[s.tiles[t]!.id]!]!.localIndex[move['feature'] as string];
+      const local = rules.tileById.get(s.tiles[t]!.id)!.localIndex[move['feature'] as string];
       if (local === undefined) return -1;
       const at = ((y - g.y) * g.width + (x - g.x)) * MAX_LOCAL + local;
       if (move.type === 'castle/score') {
@@ -560,7 +560,7 @@ function castleActions(c: CastleRules): NonNullable<Expansion['actions']> {
       const y = g.y + Math.floor(cell / g.width);
       const t = tileAt(s, cellKey(x, y));
       if (t < 0) return null;
-      const feature = rules.tiles[rules.tileIndex[s.tiles[t]!.id]!]!.def.features[local];
+      const feature = rules.tileById.get(s.tiles[t]!.id)!.def.features[local];
       if (feature === undefined) return null;
       return kind === 'castle/score'
         ? { type: kind, player, x, y, feature: feature.id, token }
@@ -656,7 +656,7 @@ function rulesModule(c: CastleRules): Expansion {
       const g = s.features;
       const rootOf = (m: ExpansionMove): number => {
         const t = tileAt(s, cellKey(m['x'] as number, m['y'] as number));
-        const local = ctx.rules.tiles[ctx.rules.tileIndex[s.tiles[t]!.id]!]!.localIndex[m['feature'] as string]!;
+        const local = ctx.rules.tileById.get(s.tiles[t]!.id)!.localIndex[m['feature'] as string]!;
         return findRoot(g.parent, s.tiles[t]!.node + local);
       };
       if (move.type === 'castle/score') {
