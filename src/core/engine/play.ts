@@ -308,7 +308,7 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
     const seg = areas[i]!;
     if (g.open[seg] !== 0 && !rules.portCompleted[g.kind[seg]!]) areas[kept++] = seg;
   }
-  areas.length = kept;
+  if (kept !== areas.length) areas.length = kept;
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
   let next = (s.active + 1) % s.players;
   const pick = rules.hooks.nextPlayer;
