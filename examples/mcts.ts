@@ -1,12 +1,12 @@
 /**
  * An information-set MCTS bot on `meeplekit/ai`, played against uniformly random play.
  *
- *   npm run build && npm run example:mcts -- --games 200 --iterations 200
+ *   npm run build && npm run example:mcts -- --games 200 --iterations 200 [--game classic|castle]
  *
  * Each decision runs `--iterations` searches. Every search starts from a fresh determinization of
  * what the bot's player can see (`observe` + `determinize`: in classic only the draw order is
- * unknown, and chance nodes redraw it anyway; with hidden tokens each search would guess them
- * anew), descends the tree by UCB1 for the player to move, samples chance nodes (tile draws) by
+ * unknown, and chance nodes redraw it anyway; in The Castle each search also guesses the
+ * face-down wall tokens anew), descends the tree by UCB1 for the player to move, samples chance nodes (tile draws) by
  * their probabilities, adds one node, finishes the game with random play and backs up each
  * player's value: 1 for a sole win, 0.5 for a shared one, 0 for a loss, plus the score margin
  * over the best opponent / 1000 (a tie-breaker that prefers larger wins). The move played is
@@ -104,6 +104,7 @@ function mctsMove(rules: Ruleset, state: GameState, iterations: number, random: 
 
 const { values: args } = parseArgs({
   options: {
+    game: { type: 'string', default: 'classic' },
     games: { type: 'string', default: '200' },
     iterations: { type: 'string', default: '200' },
     from: { type: 'string', default: '0' },
@@ -116,7 +117,8 @@ const games = Number(args.games);
 const iterations = Number(args.iterations);
 const from = Number(args.from);
 
-const created = createRuleset({ game: 'classic' });
+if (args.game !== 'classic' && args.game !== 'castle') throw new Error(`--game: classic or castle, not ${args.game}`);
+const created = createRuleset({ game: args.game });
 if (!created.ok) throw new Error(created.error.message);
 const rules = created.value;
 console.log(`mcts: ${iterations} iterations per decision against uniform random, ${games} two-player games of ${rules.id} (${gameInfo(rules, 2).numDistinctActions.split} actions)`);

@@ -149,6 +149,13 @@ const RULESETS: [string, Ruleset, number][] = [
   ['classic+ransom (a module move at every step of the turn)', must(createRuleset({ game: 'classic', expansions: [ransom()] })), 0.5],
 ];
 // The Castle: a bounded board (its window comes from its codec), its own steps and hidden tokens.
+/** A state with The Castle's face-down wall tokens concealed, as explicit chance keeps them (other states as they are). */
+function concealed<T extends { ext: Record<string, unknown> }>(s: T): T {
+  const slice = s.ext['castle'] as { wall: number[] } | undefined;
+  if (slice === undefined) return s;
+  return { ...s, ext: { ...s.ext, castle: { ...slice, wall: slice.wall.map((t) => (t > 0 ? -1 : t)) } } };
+}
+
 const castle = createRuleset({ game: 'castle' } as Parameters<typeof createRuleset>[0]);
 if (castle.ok) RULESETS.push(['castle', castle.value, 1]);
 for (const set of subsets) {
@@ -273,10 +280,22 @@ describe.each(RULESETS)('%s', (_name, rules, scale) => {
           }
           const sum = outcomes.reduce((t, o) => t + o.probability, 0);
           expect(Math.abs(sum - 1)).toBeLessThan(1e-12);
+          if (s.step.kind === 'castle/token') {
+            // A face-down wall token just taken: each kind by its copies nobody has seen yet
+            // (2 of each, less those taken face up; the others on the wall are concealed too).
+            const taken = (s.ext['castle'] as { taken: number[] }).taken;
+            const unseen = taken.reduce((t, n) => t + 2 - n, 0);
+            expect(outcomes.map((o) => o.outcome)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].filter((k) => taken[k - 1]! < 2));
+            for (const o of outcomes) {
+              expect(o.probability).toBeCloseTo((2 - taken[o.outcome - 1]!) / unseen, 14);
+              expect(o.label).toBe(`token ${o.outcome}`);
+            }
+            continue;
+          }
           const drawable = outcomes.reduce((t, o) => t + s.bag[o.outcome]!, 0);
           for (const o of outcomes) {
             expect(o.probability).toBeCloseTo(s.bag[o.outcome]! / drawable, 14);
-            expect(o.tile).toBe(rules.tiles[o.outcome]!.def.id);
+            expect(o.label).toBe(rules.tiles[o.outcome]!.def.id);
           }
         }
       }),
@@ -323,12 +342,19 @@ describe.each(RULESETS)('%s', (_name, rules, scale) => {
         const move = moves[random(moves.length)]!;
         const next = must(applyMove(rules, app, move));
         research = applyAction(rules, research, moveToAction(rules, research, move));
-        // The app drew (and maybe discarded) tiles: apply the same outcomes.
-        for (const e of next.events) if (e.type === 'tile-drawn' && isChanceNode(research)) research = applyAction(rules, research, rules.tileIndex[e.tile]!);
+        // The app drew (and maybe discarded) tiles, and took wall tokens: apply the same outcomes.
+        for (const e of next.events) {
+          if (e.type === 'tile-drawn' && isChanceNode(research)) research = applyAction(rules, research, rules.tileIndex[e.tile]!);
+          if (e.type === 'castle/token-taken' && isChanceNode(research)) {
+            expect(research.step.kind).toBe('castle/token');
+            research = applyAction(rules, research, (e as unknown as { token: number }).token);
+          }
+        }
         app = next.state;
         const { rng: _a, ...a } = app;
         const { rng: _b, ...b } = research;
-        expect(b).toEqual(a);
+        // Explicit chance conceals the face-down tokens (The Castle): the rest is the app's state.
+        expect(b).toEqual(concealed(a));
       }
     }
   });
@@ -408,7 +434,7 @@ describe('chance nodes', () => {
     while (!isChanceNode(s)) s = applyAction(river, s, legalActions(river, s).at(-1)!);
     const outcomes = chanceOutcomes(river, s);
     expect(outcomes.length).toBeGreaterThan(0);
-    for (const o of outcomes) expect(o.tile.startsWith('R')).toBe(true);
+    for (const o of outcomes) expect(o.label.startsWith('R')).toBe(true);
     expect(outcomes.reduce((t, o) => t + o.probability, 0)).toBeCloseTo(1, 12);
   });
 
@@ -437,14 +463,14 @@ describe('chance nodes', () => {
     const B = r.tileIndex['B']!;
     two.bag = two.bag.map((_, k) => (k === A || k === B ? 1 : 0));
     const node = applyAction(r, two, moveToAction(r, two, pass));
-    expect(chanceOutcomes(r, node).map((o) => [o.tile, o.probability])).toEqual([
+    expect(chanceOutcomes(r, node).map((o) => [o.label, o.probability])).toEqual([
       ['A', 0.5],
       ['B', 0.5],
     ]);
     const afterA = applyAction(r, node, A);
     expect(isChanceNode(afterA)).toBe(true);
     expect(afterA.discarded[A]).toBe(two.discarded[A]! + 1);
-    expect(chanceOutcomes(r, afterA).map((o) => [o.tile, o.probability])).toEqual([['B', 1]]);
+    expect(chanceOutcomes(r, afterA).map((o) => [o.label, o.probability])).toEqual([['B', 1]]);
     const afterB = applyAction(r, afterA, B);
     expect(afterB.step).toEqual({ kind: 'place-tile', player: afterB.active, tile: 'B' });
     // And when only A is left at a chance node, drawing it ends the game with final scoring.
@@ -462,7 +488,7 @@ describe('chance nodes', () => {
     const empty = node.bag.findIndex((n) => n === 0);
     if (empty >= 0) expect(() => applyAction(rules, node, empty)).toThrow(RangeError);
     expect(() => applyAction(rules, node, 999)).toThrow(RangeError);
-    expect(actionToString(rules, node, o!.outcome)).toBe(`draw ${o!.tile}`);
+    expect(actionToString(rules, node, o!.outcome)).toBe(`draw ${o!.label}`);
     expect(legalActions(rules, node).length).toBe(chanceOutcomes(rules, node).length);
   });
 });
@@ -595,9 +621,10 @@ describe('observations and determinization reveal nothing hidden', () => {
     if ('secret' in out.ext) out.ext = { ...out.ext, secret: { value: n } };
     if ('castle' in out.ext) {
       const slice = out.ext['castle'] as { wall: number[] };
-      const down = slice.wall.flatMap((t, i) => (t > 0 ? [i] : []));
+      // Face-down tokens get other kinds (a concealed one, -1, a kind of its own).
+      const down = slice.wall.flatMap((t, i) => (t !== 0 ? [i] : []));
       const wall = [...slice.wall];
-      down.forEach((at, j) => (wall[at] = 1 + ((slice.wall[down[(j + n) % down.length]!]! + n) % 9)));
+      down.forEach((at, j) => (wall[at] = 1 + ((Math.max(0, slice.wall[down[(j + n) % down.length]!]!) + n) % 9)));
       out.ext = { ...out.ext, castle: { ...slice, wall } };
     }
     return out;

@@ -59,6 +59,8 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { cloneState } from '../src/core/engine/clone.js';
+import { serializeState, createRandomSource, newGame } from '../src/index.js';
+import { CHANCE_PLAYER, createSimulator as createResearchSimulator, determinize, moveToAction, type ResearchSimulator } from '../src/ai/index.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/reconstruction.js';
 import { rigDraw, Scenario, scoredOf, type Scored, type Turn } from './helpers.js';
 
@@ -1563,3 +1565,148 @@ describe('castle end position', () => {
     expect(sc.state.step).toEqual({ kind: 'game-over', winners: [0] });
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The wall tokens for search (meeplekit/ai): explicit chance and determinization
+
+describe('wall tokens as explicit chance and in determinization (meeplekit/ai)', () => {
+  const rules = castleRules();
+  const KINDS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+  /** The rulebook's token example (black on 31, a tower worth 2 ends on 33) up to the placement, as a research simulator. */
+  function tokenExample(extra: readonly Action[] = []): ResearchSimulator {
+    const sc = run(new Castle(rules), [at([31, 0]), wall33(5), ...extra]);
+    const sim = createResearchSimulator(rules, rigDraw(rules, sc.state, 'TH'));
+    sim.applyAction(moveToAction(rules, sim.state, { type: 'place', player: 0, x: 7, y: 1, rotation: 1 }));
+    sim.applyAction(moveToAction(rules, sim.state, { type: 'deploy', player: 0, feature: 't1' }));
+    return sim;
+  }
+
+  test('explicit chance conceals every face-down token: the seed no longer decides them (digest, Material: "Neither player knows a token until it is taken")', () => {
+    const sim = createResearchSimulator(rules, new Castle(rules).state);
+    const wall = castleOf(sim.state).wall;
+    expect(wall.filter((t) => t === -1).length).toBe(13);
+    expect(wall.filter((t) => t > 0).length).toBe(0);
+  });
+
+  test('the rulebook token example ("Získání žetonu") with the token concealed: ending on 33 is a chance node; each kind 2 of 18', () => {
+    const sim = tokenExample();
+    expect(sim.state.scores).toEqual([33, 0]);
+    expect(sim.state.step).toEqual({ kind: 'castle/token', player: CHANCE_PLAYER });
+    expect(sim.currentPlayer()).toBe(CHANCE_PLAYER);
+    expect(sim.chanceOutcomes()).toEqual(KINDS.map((k) => ({ outcome: k, label: `token ${k}`, probability: 2 / 18 })));
+    expect([...sim.legalActions()]).toEqual(KINDS);
+    expect(sim.actionToString(5)).toBe('token 5');
+    expect(() => sim.applyAction(0)).toThrow(RangeError);
+    sim.applyAction(5);
+    const c = castleOf(sim.state);
+    expect(c.held).toEqual([[{ token: 5, turn: 0 }], []]);
+    expect(c.taken).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0]);
+    expect(c.wall[T33]).toBe(0);
+    // The turn went on: the next tile is drawn at a chance node of its own.
+    expect(sim.state.step.kind).toBe('chance/draw');
+  });
+
+  test('a concealed token is one of those nobody has seen: kinds taken face up before are less likely, used-up kinds impossible', () => {
+    // Both 5s and one 9 were taken earlier (one 5 already used): 15 tokens unseen.
+    const sim = tokenExample([holds(1, 9), { rig: (_s: GameState, c: CastleSlice) => void (c.taken = [0, 0, 0, 0, 2, 0, 0, 0, 1]) }]);
+    const outcomes = sim.chanceOutcomes();
+    expect(outcomes.map((o) => o.outcome)).toEqual([1, 2, 3, 4, 6, 7, 8, 9]);
+    for (const o of outcomes) expect(o.probability).toBeCloseTo((o.outcome === 9 ? 1 : 2) / 15, 15);
+    expect(() => sim.applyAction(5)).toThrow(RangeError);
+  });
+
+  test('a token taken with the last tile is revealed before the final scoring uses it: token 9 is worth 5 (digest, Tokens 9)', () => {
+    const sc = run(new Castle(rules), [at([31, 0]), wall33(5)]);
+    const s = rigDraw(rules, sc.state, 'TH');
+    s.bag.fill(0);
+    const sim = createResearchSimulator(rules, s);
+    sim.applyAction(moveToAction(rules, sim.state, { type: 'place', player: 0, x: 7, y: 1, rotation: 1 }));
+    sim.applyAction(moveToAction(rules, sim.state, { type: 'deploy', player: 0, feature: 't1' }));
+    expect(sim.state.step.kind).toBe('castle/token');
+    sim.applyAction(9);
+    expect(sim.isTerminal()).toBe(true);
+    // 33, plus 5 for token 9; nobody has a keep or a court.
+    expect(sim.state.scores).toEqual([38, 0]);
+  });
+
+  test('forcing the real token at the chance node gives the app game\'s state (the wall aside, which stays concealed)', () => {
+    const sc = run(new Castle(rules), [at([31, 0]), wall33(5), ['TH', 7, 1, 1, 't1']]);
+    const sim = tokenExample();
+    sim.applyAction(5);
+    // The app drew the next tile with the seed; draw the same one.
+    sim.applyAction(rules.tileIndex[(sc.state.step as { tile: string }).tile]!);
+    const { rng: _a, ...app } = sc.state;
+    const { rng: _b, ...research } = sim.state;
+    const appWall = castleOf(sc.state).wall.map((t) => (t > 0 ? -1 : t));
+    expect(research).toEqual({ ...app, ext: { ...app.ext, castle: { ...castleOf(sc.state), wall: appWall } } });
+  });
+
+  test('determinize redraws the face-down tokens from those nobody has seen, the same for the same seed, whatever the real ones were', () => {
+    const sc = run(new Castle(rules), [holds(0, 3), { rig: (_s: GameState, c: CastleSlice) => void (c.taken = [0, 0, 2, 0, 0, 0, 0, 0, 0]) }]);
+    const real = sc.state;
+    const other = cloneState(real);
+    castleOf(other).wall = castleOf(real).wall.map((t) => (t > 0 ? 1 + (t % 9) : t));
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const d = determinize(rules, real, 1, `d${i}`);
+      expect(serializeState(determinize(rules, other, 1, `d${i}`))).toBe(serializeState(d));
+      expect(serializeState(determinize(rules, observe(rules, real, 1), 1, `d${i}`))).toBe(serializeState(d));
+      const wall = castleOf(d).wall;
+      // Every face-down tower gets a token, never a 3 (both are taken), at most 2 of any kind.
+      expect(wall.map((t) => t !== 0)).toEqual(castleOf(real).wall.map((t) => t !== 0));
+      expect(wall.includes(3)).toBe(false);
+      for (const k of KINDS) expect(wall.filter((t) => t === k).length).toBeLessThanOrEqual(2);
+      // All that is public stays as it was.
+      const { seed: _s, rng: _r, ext: e1, ...pub } = d;
+      const { seed: _s2, rng: _r2, ext: e2, ...pub2 } = real;
+      expect(pub).toEqual(pub2);
+      expect({ ...castleOf(d), wall: [] }).toEqual({ ...castleOf(real), wall: [] });
+      seen.add(wall.join(','));
+      // A full state: the simulator plays it to the end.
+      expect(createResearchSimulator(rules, d, { chance: 'seeded' }).playout(createRandomSource(`p${i}`)).length).toBe(2);
+    }
+    expect(seen.size).toBeGreaterThan(30);
+  });
+
+  test('determinize draws each face-down token uniformly among the unseen ones (chi-square over 1,800 seeds, fixed)', () => {
+    const start = new Castle(rules).state;
+    const first = castleOf(start).wall.findIndex((t) => t !== 0);
+    const counts = new Array<number>(9).fill(0);
+    const n = 1800;
+    for (let i = 0; i < n; i++) counts[castleOf(determinize(rules, start, 0, `u${i}`)).wall[first]! - 1]!++;
+    const chi = counts.reduce((t, c) => t + (c - n / 9) ** 2 / (n / 9), 0);
+    // 8 degrees of freedom: 26.1 is the 0.1% quantile.
+    expect(chi).toBeLessThan(26.1);
+  });
+});
+
+describe('research playouts of The Castle with concealed tokens', () => {
+  test('from every 3rd state of 30 seeded research games (token chance nodes included), playouts finish with the tokens all decided', () => {
+    const rules = must(createRuleset({ game: 'castle' }));
+    let tokenNodes = 0;
+    for (let g = 0; g < 30; g++) {
+      const sim = createResearchSimulator(rules, must(newGame(rules, { players: 2, seed: `ro-${g}` })));
+      const random = createRandomSource(`ro-${g}`);
+      for (let i = 0; !sim.isTerminal(); i++) {
+        if (sim.state.step.kind === 'castle/token') tokenNodes++;
+        if (i % 3 === 0 || sim.state.step.kind === 'castle/token') {
+          const copy = sim.clone();
+          const scores = copy.playout(createRandomSource(`ro-${g}-${i}`));
+          expect(copy.isTerminal()).toBe(true);
+          expect(scores).toEqual(copy.state.scores);
+          const c = castleOf(copy.state);
+          for (const list of c.held) for (const h of list) expect(h.token).toBeGreaterThan(0);
+          expect(c.taken.every((n) => n >= 0 && n <= 2)).toBe(true);
+        }
+        sim.applyRandom(random);
+      }
+    }
+    expect(tokenNodes).toBeGreaterThan(10);
+  });
+});
+
+function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}

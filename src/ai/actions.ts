@@ -11,7 +11,7 @@ import { cloneState } from '../core/engine/clone.js';
 import { checkMove, listMoves } from '../core/engine/legal.js';
 import { assertRuleset } from '../core/engine/query.js';
 import { deployTargets, playMove } from '../core/engine/play.js';
-import { CHANCE_STEP, isDrawable, playChance, playExplicit, writeDrawable } from './chance.js';
+import { chanceLabel, concealAll, explicitly, isChanceNode, isDrawable, maxChanceOutcomes, playChance, playExplicit, writeDrawable } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout } from './layout.js';
 
 /** Scratch space of one caller: placement buffer and the discard counts before a move. @internal */
@@ -49,7 +49,7 @@ function encodeModuleMove(rules: Ruleset, layout: ActionLayout, s: Immutable<Gam
  */
 export function writeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<GameView>, out: Int32Array, scratch: Scratch): number {
   const step = s.step;
-  if (step.kind === 'game-over' || step.kind === CHANCE_STEP) return 0;
+  if (step.kind === 'game-over' || isChanceNode(s)) return 0;
   const hooks = rules.hooks;
   if (step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
     if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
@@ -91,7 +91,7 @@ function placementMove(layout: ActionLayout, player: number, p: number): Move {
 /** The move a split action names at this decision node (legal or not), or null. @internal */
 export function decodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<GameView>, a: number): Move | null {
   const step = s.step;
-  if (step.kind === 'game-over' || step.kind === CHANCE_STEP || !Number.isInteger(a) || a < 0 || a >= layout.size) return null;
+  if (step.kind === 'game-over' || isChanceNode(s) || !Number.isInteger(a) || a < 0 || a >= layout.size) return null;
   const player = step.player;
   if (a < layout.placements) return step.kind === 'place-tile' ? placementMove(layout, player, a) : null;
   if (a === layout.pass) return { type: 'pass', player };
@@ -134,7 +134,7 @@ export function encodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<G
 
 /** Room needed in an Int32Array for the legal actions of this state (split form, or any non-placement step). @internal */
 export function capacity(rules: Ruleset, layout: ActionLayout, s: Immutable<GameView>): number {
-  if (s.step.kind === CHANCE_STEP) return rules.tiles.length;
+  if (isChanceNode(s)) return maxChanceOutcomes(rules);
   // Distinct placement ids, and ids outside the placement block (modules' moves at any step).
   return (s.step.kind === 'place-tile' ? 4 * s.frontier.length : 0) + layout.size - layout.placements;
 }
@@ -173,7 +173,7 @@ export function combinedPlacements(rules: Ruleset, layout: ActionLayout, s: Immu
  * place-tile step as many as there are actions (a RangeError otherwise). @internal
  */
 export function writeLegal(rules: Ruleset, layout: ActionLayout, s: Immutable<GameState>, form: ActionForm, out: Int32Array, scratch: Scratch): number {
-  if (s.step.kind === CHANCE_STEP) return writeDrawable(rules, s, out, null);
+  if (isChanceNode(s)) return writeDrawable(rules, s, out, null);
   if (form === 'split' || s.step.kind === 'game-over') return writeSplit(rules, layout, s, out, scratch);
   if (s.step.kind !== 'place-tile') {
     const n = writeSplit(rules, layout, s, out, scratch);
@@ -192,9 +192,10 @@ export function writeLegal(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
  * for an illegal action; in the combined form a placement may then already be played. @internal
  */
 export function playAction(rules: Ruleset, layout: ActionLayout, s: GameState, a: number, form: ActionForm, scratch: Scratch, seeded: boolean): void {
-  if (s.step.kind === CHANCE_STEP) {
+  if (isChanceNode(s)) {
     if (!isDrawable(rules, s, a)) throw new RangeError(`action ${a} is not a chance outcome here`);
-    playChance(rules, s, a, null);
+    if (seeded) playChance(rules, s, a, null);
+    else explicitly(rules, s, scratch.discarded, () => playChance(rules, s, a, null));
     return;
   }
   let split = a;
@@ -271,7 +272,7 @@ export function legalActions(rules: Ruleset, state: Immutable<GameState>, out?: 
 export function legalActionsMask(rules: Ruleset, state: Immutable<GameState>, out: Uint8Array, form: ActionForm = 'split'): number {
   assertRuleset(rules, state);
   const layout = actionLayout(rules);
-  const size = state.step.kind === CHANCE_STEP ? rules.tiles.length : form === 'split' ? layout.size : layout.combinedSize;
+  const size = isChanceNode(state) ? maxChanceOutcomes(rules) : form === 'split' ? layout.size : layout.combinedSize;
   if (out.length < size) throw new RangeError(`legalActionsMask: the mask needs ${size} entries, got ${out.length}`);
   const legal = legalActions(rules, state, undefined, form);
   out.fill(0, 0, size);
@@ -286,7 +287,7 @@ export function legalActionsMask(rules: Ruleset, state: Immutable<GameState>, ou
  */
 export function actionToMoves(rules: Ruleset, state: Immutable<GameState>, action: number, form: ActionForm = 'split'): Move[] | null {
   assertRuleset(rules, state);
-  if (state.step.kind === CHANCE_STEP || state.step.kind === 'game-over') return null;
+  if (isChanceNode(state) || state.step.kind === 'game-over') return null;
   const layout = actionLayout(rules);
   if (form === 'split') {
     const m = decodeSplit(rules, layout, state, action);
@@ -318,7 +319,7 @@ export function actionToMove(rules: Ruleset, state: Immutable<GameState>, action
  */
 export function moveToAction(rules: Ruleset, state: Immutable<GameState>, move: Move): number {
   assertRuleset(rules, state);
-  if (state.step.kind === CHANCE_STEP || checkMove(rules, state, move) !== null) return -1;
+  if (isChanceNode(state) || checkMove(rules, state, move) !== null) return -1;
   return encodeSplit(rules, actionLayout(rules), state, move);
 }
 
@@ -331,7 +332,7 @@ export function moveToAction(rules: Ruleset, state: Immutable<GameState>, move: 
 export function movesToAction(rules: Ruleset, state: Immutable<GameState>, moves: readonly Move[], form: ActionForm = 'split'): number {
   assertRuleset(rules, state);
   const first = moves[0];
-  if (first === undefined || state.step.kind === CHANCE_STEP || checkMove(rules, state, first) !== null) return -1;
+  if (first === undefined || isChanceNode(state) || checkMove(rules, state, first) !== null) return -1;
   const layout = actionLayout(rules);
   if (form === 'split') return moves.length === 1 ? encodeSplit(rules, layout, state, first) : -1;
   const D = layout.perPlacement;
@@ -380,9 +381,7 @@ function describeMove(rules: Ruleset, s: Immutable<GameView>, m: Move): string {
  */
 export function actionToString(rules: Ruleset, state: Immutable<GameState>, action: number, form: ActionForm = 'split'): string {
   assertRuleset(rules, state);
-  if (state.step.kind === CHANCE_STEP) {
-    return isDrawable(rules, state, action) ? `draw ${rules.tiles[action]!.def.id}` : `illegal action ${action}`;
-  }
+  if (isChanceNode(state)) return chanceLabel(rules, state, action) ?? `illegal action ${action}`;
   const moves = actionToMoves(rules, state, action, form);
   if (moves === null) return `illegal action ${action}`;
   if (moves.length === 1) return describeMove(rules, state, moves[0]!);
@@ -402,6 +401,7 @@ export function actionToString(rules: Ruleset, state: Immutable<GameState>, acti
 export function applyAction(rules: Ruleset, state: Immutable<GameState>, action: number, form: ActionForm = 'split'): GameState {
   assertRuleset(rules, state);
   const s = cloneState(state);
+  concealAll(rules, s);
   playAction(rules, actionLayout(rules), s, action, form, newScratch(), false);
   return s;
 }

@@ -11,7 +11,8 @@ import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView, Move } from '../core/state.js';
 import type { CompiledTile } from '../core/tiles.js';
 import type { Immutable } from '../core/types.js';
-import { playMove, resumeTurn } from '../core/engine/play.js';
+import { ownerOf, playMove, resumeTurn } from '../core/engine/play.js';
+import type { ModuleChance } from '../core/expansion.js';
 import { assertRuleset } from '../core/engine/query.js';
 
 /**
@@ -27,19 +28,38 @@ export const CHANCE_PLAYER = -1;
 /** What `currentPlayer` answers once the game is over. */
 export const TERMINAL_PLAYER = -4;
 
-/** One outcome of a chance node: a tile kind (its index in the catalogue) and its probability. */
+/**
+ * One outcome of a chance node with its probability: at a tile draw a tile kind (its index in the
+ * catalogue); at a module's own chance node (The Castle's `castle/token`, a face-down wall token
+ * taken) the module's outcome (the token's kind, 1..9).
+ */
 export interface ChanceOutcome {
-  /** The outcome id: the tile kind's catalogue index (`state.bag[outcome]` copies are left). */
+  /** The outcome id: a tile draw's tile kind index (`state.bag[outcome]` copies are left), or the module's outcome. */
   readonly outcome: number;
-  /** The tile kind's id (`D`). */
-  readonly tile: string;
-  /** Probability of drawing it. */
+  /** What it is: the tile kind's id (`D`) at a draw, the module's name for it elsewhere (`token 7`). */
+  readonly label: string;
+  /** Its probability. */
   readonly probability: number;
 }
 
-/** Whether a state is a chance node. */
+/** Whether a state is a chance node: a tile draw, or a module's own chance node (its step's player is {@link CHANCE_PLAYER}). */
 export function isChanceNode(state: Immutable<GameView>): boolean {
-  return state.step.kind === CHANCE_STEP;
+  const step = state.step;
+  return step.kind !== 'game-over' && step.player === CHANCE_PLAYER;
+}
+
+/** The chance of the module whose chance node this is (the state is a chance node other than a draw). */
+function moduleChance(rules: Ruleset, s: Immutable<GameView>): ModuleChance {
+  const chance = ownerOf(rules, s.step.kind)?.chance;
+  if (chance === undefined) throw new Error(`meeplekit/ai: no module decides the chance node ${s.step.kind}`);
+  return chance;
+}
+
+/** One more than the largest chance outcome id of a ruleset (tile kinds, and each module's outcomes). @internal */
+export function maxChanceOutcomes(rules: Ruleset): number {
+  let n = rules.tiles.length;
+  for (const m of rules.expansions) if (m.chance !== undefined && m.chance.maxOutcomes > n) n = m.chance.maxOutcomes;
+  return n;
 }
 
 /** The expansions' draw predicates in force, or null (mirrors the engine's draw). */
@@ -65,7 +85,15 @@ function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[] | null, t
  * `weights[i] / total`. 0 when the state is not a chance node. @internal
  */
 export function writeDrawable(rules: Ruleset, s: Immutable<GameView>, outcomes: Int32Array | number[], weights: Int32Array | number[] | null): number {
-  if (s.step.kind !== CHANCE_STEP) return 0;
+  if (s.step.kind !== CHANCE_STEP) {
+    if (!isChanceNode(s)) return 0;
+    const list = moduleChance(rules, s).outcomes(rules, s);
+    for (let i = 0; i < list.length; i++) {
+      outcomes[i] = list[i]![0];
+      if (weights !== null) weights[i] = list[i]![1];
+    }
+    return list.length;
+  }
   const filters = drawFilters(rules, s);
   const bag = s.bag;
   let n = 0;
@@ -100,19 +128,39 @@ export function writeDrawable(rules: Ruleset, s: Immutable<GameView>, outcomes: 
  */
 export function chanceOutcomes(rules: Ruleset, state: Immutable<GameView>): ChanceOutcome[] {
   assertRuleset(rules, state);
+  if (!isChanceNode(state)) return [];
   const ids: number[] = [];
   const weights: number[] = [];
   const n = writeDrawable(rules, state, ids, weights);
   let total = 0;
   for (let i = 0; i < n; i++) total += weights[i]!;
   const out: ChanceOutcome[] = [];
-  for (let i = 0; i < n; i++) out.push({ outcome: ids[i]!, tile: rules.tiles[ids[i]!]!.def.id, probability: weights[i]! / total });
+  const label = outcomeLabels(rules, state);
+  for (let i = 0; i < n; i++) out.push({ outcome: ids[i]!, label: label(ids[i]!), probability: weights[i]! / total });
   return out;
 }
 
-/** Whether tile kind `k` may be drawn at this chance node. @internal */
+/** How the outcomes of this chance node are named. */
+function outcomeLabels(rules: Ruleset, s: Immutable<GameView>): (outcome: number) => string {
+  if (s.step.kind === CHANCE_STEP) return (k) => rules.tiles[k]!.def.id;
+  const chance = moduleChance(rules, s);
+  return (k) => chance.label(k);
+}
+
+/** A short name for chance outcome `k` at this chance node (`draw D`, `token 7`), or null when it is not one. @internal */
+export function chanceLabel(rules: Ruleset, s: Immutable<GameView>, k: number): string | null {
+  if (!isDrawable(rules, s, k)) return null;
+  return s.step.kind === CHANCE_STEP ? `draw ${rules.tiles[k]!.def.id}` : moduleChance(rules, s).label(k);
+}
+
+/** Whether `k` is an outcome of this chance node (a tile kind that may be drawn, or a module's outcome). @internal */
 export function isDrawable(rules: Ruleset, s: Immutable<GameView>, k: number): boolean {
-  if (s.step.kind !== CHANCE_STEP || !Number.isInteger(k) || k < 0 || k >= s.bag.length || s.bag[k]! <= 0) return false;
+  if (!isChanceNode(s) || !Number.isInteger(k) || k < 0) return false;
+  if (s.step.kind !== CHANCE_STEP) {
+    for (const [o, w] of moduleChance(rules, s).outcomes(rules, s)) if (o === k && w > 0) return true;
+    return false;
+  }
+  if (k >= s.bag.length || s.bag[k]! <= 0) return false;
   return mayDraw(drawFilters(rules, s), rules.tiles[k]!);
 }
 
@@ -122,6 +170,11 @@ export function isDrawable(rules: Ruleset, s: Immutable<GameView>, k: number): b
  * the game ends when the bag is empty. @internal
  */
 export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit): void {
+  if (s.step.kind !== CHANCE_STEP) {
+    // A module's chance node: the module applies the outcome, and the turn goes on from its flow.
+    if (moduleChance(rules, s).apply({ rules, state: s, emit }, k) === 'done') resumeTurn(rules, s, emit);
+    return;
+  }
   const tile = rules.tiles[k]!;
   s.bag[k]!--;
   if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
@@ -145,10 +198,19 @@ export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit):
  * (every tile left fitted nowhere, so all were discarded, in any order alike) it stands. @internal
  */
 export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[]): void {
+  explicitly(rules, s, discarded, () => playMove(rules, s, move, null));
+}
+
+/**
+ * Runs `run` (a move, or a module's chance outcome, that may end the turn) with explicit chance:
+ * the engine's seeded draw at the end of the turn is taken back and the state becomes a chance
+ * node. @internal
+ */
+export function explicitly(rules: Ruleset, s: GameState, discarded: number[], run: () => void): void {
   const turn = s.turn;
   const d = s.discarded;
   for (let i = 0; i < d.length; i++) discarded[i] = d[i]!;
-  playMove(rules, s, move, null);
+  run();
   const step = s.step;
   if (s.turn === turn || step.kind !== 'place-tile') return;
   s.bag[rules.tileIndex[step.tile]!]!++;
@@ -160,4 +222,16 @@ export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded
     }
   }
   s.step = { kind: CHANCE_STEP, player: CHANCE_PLAYER };
+}
+
+/** Explicit chance for the modules that hide something: what the seed fixed in advance is forgotten, to be decided at chance nodes. @internal */
+export function concealAll(rules: Ruleset, s: GameState): void {
+  const mods = rules.expansions;
+  for (let i = 0; i < mods.length; i++) mods[i]!.chance?.conceal(rules, s);
+}
+
+/** Every module's unknowns made up with `random`, consistently with what is public. @internal */
+export function redrawAll(rules: Ruleset, s: GameState, random: (n: number) => number): void {
+  const mods = rules.expansions;
+  for (let i = 0; i < mods.length; i++) mods[i]!.chance?.redraw(rules, s, random);
 }

@@ -5,6 +5,7 @@
  */
 import type { Expansion } from '../core/expansion.js';
 import type { Ruleset } from '../core/ruleset.js';
+import { maxChanceOutcomes } from './chance.js';
 
 /**
  * Version of the core's part of the action encoding (placements, follower targets, pass, the
@@ -147,7 +148,11 @@ export interface GameInfo {
   readonly utility: Readonly<Record<ReturnKind, UtilityBounds>>;
   /** Number of distinct actions in each form: ids are `0 .. n - 1`. */
   readonly numDistinctActions: Readonly<Record<ActionForm, number>>;
-  /** Number of distinct chance outcomes: one per tile kind (ids are catalogue indices). */
+  /**
+   * Number of distinct chance outcome ids: one per tile kind at a draw (ids are catalogue
+   * indices), or more when a module's own chance nodes need more (The Castle's token kinds 1..9
+   * fit below its 53 tile kinds).
+   */
   readonly maxChanceOutcomes: number;
   /** Most player decisions in one game (split form; the combined form needs at most as many). */
   readonly maxGameLength: number;
@@ -202,7 +207,7 @@ export function gameInfo(rules: Ruleset, players: number): GameInfo {
     zeroSum: { score: false, 'win-loss': false, rank: true },
     utility: { score: { min: 0, max: Infinity }, 'win-loss': { min: -1, max: 1 }, rank: { min: -1, max: 1 } },
     numDistinctActions: { split: layout.size, combined: layout.combinedSize },
-    maxChanceOutcomes: rules.tiles.length,
+    maxChanceOutcomes: maxChanceOutcomes(rules),
     // A placement and a deploy decision per tile, plus the modules' own moves.
     maxGameLength: 2 * layout.bagTiles + moduleMoves,
     window: layout.window,

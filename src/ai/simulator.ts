@@ -13,7 +13,7 @@ import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
 import { deployTargets, playMove } from '../core/engine/play.js';
 import { actionToString as actionString, capacity, combinedPlacements, newScratch, playAction, writeLegal, type Scratch } from './actions.js';
-import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, playChance, playExplicit, writeDrawable, type ChanceOutcome } from './chance.js';
+import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, explicitly, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
 
@@ -141,7 +141,7 @@ class Research implements ResearchSimulator {
     return step.kind === 'game-over' ? TERMINAL_PLAYER : step.player;
   }
   isChanceNode(): boolean {
-    return this.#s.step.kind === CHANCE_STEP;
+    return isChanceNode(this.#s);
   }
   isTerminal(): boolean {
     return this.#s.step.kind === 'game-over';
@@ -166,7 +166,7 @@ class Research implements ResearchSimulator {
     return buf.subarray(0, writeLegal(this.rules, this.#layout, s, this.form, buf, this.#scratch));
   }
   legalActionsMask(out: Uint8Array): number {
-    const size = this.isChanceNode() ? this.rules.tiles.length : this.form === 'split' ? this.#layout.size : this.#layout.combinedSize;
+    const size = this.isChanceNode() ? maxChanceOutcomes(this.rules) : this.form === 'split' ? this.#layout.size : this.#layout.combinedSize;
     if (out.length < size) throw new RangeError(`legalActionsMask: the mask needs ${size} entries, got ${out.length}`);
     const legal = this.legalActions();
     out.fill(0, 0, size);
@@ -189,7 +189,7 @@ class Research implements ResearchSimulator {
   /** A chance outcome drawn by its probability, exactly as the engine draws from the bag. */
   #sampleChance(random: RandomSource): number {
     const s = this.#s;
-    if (this.rules.hooks.drawFilter.length === 0) {
+    if (s.step.kind === CHANCE_STEP && this.rules.hooks.drawFilter.length === 0) {
       // No module restricts the draw: walk the bag as the engine does.
       const bag = s.bag;
       let total = 0;
@@ -219,9 +219,10 @@ class Research implements ResearchSimulator {
     const s = this.#s;
     const step = s.step;
     if (step.kind === 'game-over') throw new Error('applyRandom: the game is over');
-    if (step.kind === CHANCE_STEP) {
+    if (isChanceNode(s)) {
       const k = this.#sampleChance(random);
-      playChance(this.rules, s, k, null);
+      if (seeded) playChance(this.rules, s, k, null);
+      else explicitly(this.rules, s, this.#scratch.discarded, () => playChance(this.rules, s, k, null));
       return k;
     }
     const hooks = this.rules.hooks;
@@ -270,11 +271,15 @@ class Research implements ResearchSimulator {
     if (s.step.kind === 'game-over') return [...s.scores];
     this.#remember();
     // Within a playout nobody looks at the chance nodes: the tiles are drawn by the engine itself,
-    // from a generator seeded by \`random\` (the same distribution, without stopping at each draw).
-    if (s.step.kind === CHANCE_STEP) this.#randomStep(random, true);
+    // from a generator seeded by \`random\` (the same distribution, without stopping at each draw),
+    // and what modules conceal (The Castle's face-down tokens) is made up from \`random\` at once.
+    // The generator is replaced first: the state's own would know the real draws.
     const rng = [random(0x100000000), random(0x100000000), random(0x100000000), random(0x100000000)];
     if ((rng[0]! | rng[1]! | rng[2]! | rng[3]!) === 0) rng[0] = 0x9e3779b9;
     s.rng = rng;
+    // Pending chance nodes first (a token just taken may lead to another before the turn ends).
+    while (isChanceNode(s)) this.#randomStep(random, true);
+    redrawAll(this.rules, s, random);
     while (!this.isTerminal()) {
       if (this.isChanceNode()) this.#randomStep(random, true);
       else if (policy === undefined) this.#randomStep(random, true);
@@ -312,7 +317,11 @@ class Research implements ResearchSimulator {
 export function createSimulator(rules: Ruleset, state: Immutable<GameState>, options: SimulatorOptions = {}): ResearchSimulator {
   const checked = checkSimulatorInput(rules, state);
   if (!checked.ok) throw new TypeError(checked.error.message);
-  return new Research(rules, actionLayout(rules), cloneState(state), options.form ?? 'split', options.chance ?? 'explicit');
+  const chance = options.chance ?? 'explicit';
+  const s = cloneState(state);
+  // Explicit chance: what the seed fixed in advance and nobody has seen is decided at chance nodes.
+  if (chance === 'explicit') concealAll(rules, s);
+  return new Research(rules, actionLayout(rules), s, options.form ?? 'split', chance);
 }
 
 function checkSimulatorInput(rules: Ruleset, state: Immutable<GameState>): Result<void, MeepleError> {

@@ -228,6 +228,15 @@ export interface Expansion {
    */
   observe?(slice: unknown, viewer: number | null): unknown;
   /**
+   * Explicit chance for a module that hides part of its own state behind an `observe` hook (The
+   * Castle: the face-down wall tokens), for `meeplekit/ai`: what the seed fixed in advance and no
+   * player has seen is forgotten (`conceal`) and decided only when it comes to light, at a chance
+   * node of the module's own (a step `'<id>/<name>'` whose `player` is -1); `redraw` makes up
+   * every unknown consistently with what is public (determinization, and playouts). The app API
+   * never meets a concealed state: its states keep what the seed drew.
+   */
+  readonly chance?: ModuleChance;
+  /**
    * Its part of the integer action encoding of `meeplekit/ai`: required of every module with
    * moves of its own (`stepMoves`, `deployMoves`, `turnMoves`), left out by the others. Each module with a
    * codec gets a block of `size(window)` consecutive action ids, after the core's placement and
@@ -288,4 +297,35 @@ export function emitExpansionEvent(emit: Emit, type: `${string}/${string}`, data
 /** The state slice of an expansion. */
 export function sliceOf<T>(state: Immutable<GameState> | GameState | Immutable<GameView>, id: string): T {
   return (state.ext as Record<string, unknown>)[id] as T;
+}
+
+/**
+ * A module's explicit chance (see {@link Expansion.chance}). Outcome ids are the module's own
+ * small integers, at most `maxOutcomes - 1`.
+ */
+export interface ModuleChance {
+  /** One more than the largest outcome id of the module's chance nodes. */
+  readonly maxOutcomes: number;
+  /**
+   * Forgets, in place, what the seed fixed in advance and no player has seen, so that it is
+   * decided at the module's chance nodes instead (The Castle: every face-down token becomes -1).
+   */
+  conceal(rules: Ruleset, state: GameState): void;
+  /**
+   * Fills in every unknown (concealed, or hidden by `observe`) in place, drawn with `random` from
+   * what is still unseen, consistently with everything public: a full state for search.
+   */
+  redraw(rules: Ruleset, state: GameState, random: (n: number) => number): void;
+  /**
+   * At one of the module's chance nodes: its outcomes with their weights (copies left, say), as
+   * `[outcome, weight]` pairs in ascending outcome order; probabilities are weight / total.
+   */
+  outcomes(rules: Ruleset, state: Immutable<GameView>): (readonly [number, number])[];
+  /** A short name for an outcome (`token 7`). */
+  label(outcome: number): string;
+  /**
+   * Applies an outcome (one of `outcomes`) at one of the module's chance nodes: `'done'` lets the
+   * turn go on; `'wait'` after setting one of the module's own steps.
+   */
+  apply(ctx: HookContext, outcome: number): 'wait' | 'done';
 }

@@ -37,7 +37,10 @@ export const WALL_TOKENS = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9
 
 /** A face-up wall token a player holds. */
 export interface HeldToken {
-  /** Token kind, 1..9. */
+  /**
+   * Token kind, 1..9; -1 for a token taken from a concealed tower of a research state
+   * (`meeplekit/ai`, explicit chance) whose kind the next chance node decides.
+   */
   readonly token: number;
   /** The turn (`GameState.turn`) it was taken in: it is usable from a later turn on. */
   readonly turn: number;
@@ -63,6 +66,11 @@ export interface CastleSlice {
   wall: number[];
   /** Per player: the face-up tokens held, in the order taken. */
   held: HeldToken[][];
+  /**
+   * How many tokens of each kind (index kind - 1) have been taken face up so far, by either
+   * player, used or not: public, so what is still unseen (on the wall or in the box) is known.
+   */
+  taken: number[];
   /** Per player: where the keep stands, or null while it is in supply. */
   keep: (KeepPlace | null)[];
   /** The turn after which the active player plays again (wall token 1), or -1. */
@@ -179,6 +187,8 @@ class CastleRules {
     const token = sl.wall[t]!;
     sl.wall[t] = 0;
     sl.held[player]!.push({ token, turn: s.turn });
+    // A concealed token (-1, research states only) is counted when a chance node reveals it.
+    if (token > 0) sl.taken[token - 1]!++;
     if (ctx.emit !== null) {
       const [a, b] = this.config.layout.towers[t]!;
       ctx.emit({ type: 'castle/token-taken', player, token, tower: [a, b], space: s.scores[player]! % 100 } as never);
@@ -583,6 +593,7 @@ function rulesModule(c: CastleRules): Expansion {
       return {
         wall,
         held: Array.from({ length: players }, () => []),
+        taken: new Array<number>(9).fill(0),
         keep: new Array<KeepPlace | null>(players).fill(null),
         extraTurn: -1,
         majorityTurn: -1,
@@ -597,35 +608,15 @@ function rulesModule(c: CastleRules): Expansion {
       return sl;
     },
     scoringOrder(ctx: HookContext): 'wait' | void {
-      const s = ctx.state;
-      const roots = s.flow!.roots;
-      // The placing player's scorings first, then the opponent's, then those that score nobody.
-      if (roots.length > 1) {
-        // Sorted by (rank, root) with keys packed as rank * 2^24 + root (roots are segment
-        // indices, far below 2^24): an insertion sort of a handful of numbers, no closures.
-        const keys: number[] = [];
-        for (let i = 0; i < roots.length; i++) {
-          const p = scorerOf(s, roots[i]!);
-          const key = (p === s.active ? 0 : p >= 0 ? 1 : 2) * 0x1000000 + roots[i]!;
-          let j = i;
-          while (j > 0 && keys[j - 1]! > key) {
-            keys[j] = keys[j - 1]!;
-            j--;
-          }
-          keys[j] = key;
-        }
-        for (let i = 0; i < roots.length; i++) roots[i] = keys[i]! % 0x1000000;
-      }
-      if (!scoreDecision(c, s)) return;
-      s.step = { kind: 'castle/score', player: s.active };
-      return 'wait';
+      // A concealed token taken by the last scoring is revealed before anyone decides anything.
+      if (awaitReveal(ctx.state)) return 'wait';
+      return orderScorings(c, ctx);
     },
     beforeTurnEnd(ctx: HookContext): 'wait' | void {
-      const s = ctx.state;
-      if (extraTurnMoves(c, s).length === 0) return;
-      s.step = { kind: 'castle/extra-turn', player: s.active };
-      return 'wait';
+      if (awaitReveal(ctx.state)) return 'wait';
+      return askExtraTurn(c, ctx);
     },
+    chance: tokenChance(c),
     nextPlayer(_rules: Ruleset, s: Immutable<GameView>): number | null {
       return slice(s).extraTurn === s.turn ? s.active : null;
     },
@@ -681,6 +672,126 @@ function rulesModule(c: CastleRules): Expansion {
       if (next === null) return 'done';
       s.step = { kind: 'castle/final-token', player: next.player, token: next.token };
       return 'wait';
+    },
+  };
+}
+
+/** Puts the placing player's scorings first (then the opponent's, then those that score nobody) and asks about the order when it matters. */
+function orderScorings(c: CastleRules, ctx: HookContext): 'wait' | void {
+  const s = ctx.state;
+  const roots = s.flow!.roots;
+  if (roots.length > 1) {
+    // Sorted by (rank, root) with keys packed as rank * 2^24 + root (roots are segment
+    // indices, far below 2^24): an insertion sort of a handful of numbers, no closures.
+    const keys: number[] = [];
+    for (let i = 0; i < roots.length; i++) {
+      const p = scorerOf(s, roots[i]!);
+      const key = (p === s.active ? 0 : p >= 0 ? 1 : 2) * 0x1000000 + roots[i]!;
+      let j = i;
+      while (j > 0 && keys[j - 1]! > key) {
+        keys[j] = keys[j - 1]!;
+        j--;
+      }
+      keys[j] = key;
+    }
+    for (let i = 0; i < roots.length; i++) roots[i] = keys[i]! % 0x1000000;
+  }
+  if (!scoreDecision(c, s)) return;
+  s.step = { kind: 'castle/score', player: s.active };
+  return 'wait';
+}
+
+/** Asks the active player about wall token 1 at the end of the turn, when it can be used. */
+function askExtraTurn(c: CastleRules, ctx: HookContext): 'wait' | void {
+  const s = ctx.state;
+  if (extraTurnMoves(c, s).length === 0) return;
+  s.step = { kind: 'castle/extra-turn', player: s.active };
+  return 'wait';
+}
+
+/** The step of the chance node that reveals a concealed token just taken (research states only). */
+export const TOKEN_CHANCE_STEP = 'castle/token';
+
+/** The held token whose kind is still concealed, as [player, index], or null. */
+function concealedHeld(s: Immutable<GameView>): [number, number] | null {
+  const held = slice(s).held;
+  for (let p = 0; p < held.length; p++) {
+    const list = held[p]!;
+    for (let i = 0; i < list.length; i++) if (list[i]!.token < 0) return [p, i];
+  }
+  return null;
+}
+
+/** Sets the token chance node when a concealed token was just taken; whether it did. */
+function awaitReveal(s: GameState): boolean {
+  const sl = slice(s);
+  // Fast path: nothing concealed was taken (the app API's states never hold one).
+  if (sl.held[0]!.length + sl.held[1]!.length === 0 || concealedHeld(s) === null) return false;
+  s.step = { kind: TOKEN_CHANCE_STEP, player: -1 };
+  return true;
+}
+
+/** Copies of each token kind (index kind - 1) that are still unseen and not lying known on the wall. */
+function unseenTokens(s: Immutable<GameView>): number[] {
+  const sl = slice(s);
+  const left = WALL_TOKENS_PER_KIND.map((n, k) => n - sl.taken[k]!);
+  for (const t of sl.wall) if (t > 0) left[t - 1]!--;
+  return left;
+}
+
+/** Two tokens of each kind 1..9. */
+const WALL_TOKENS_PER_KIND = [2, 2, 2, 2, 2, 2, 2, 2, 2] as const;
+
+/**
+ * The face-down wall tokens as chance (meeplekit/ai): concealed, a token's kind is decided when it
+ * is taken, uniformly among the 18 tokens less those already taken face up (the other face-down
+ * tokens and the 5 in the box are alike to both players).
+ */
+function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
+  return {
+    maxOutcomes: 10,
+    conceal(_rules, s) {
+      const wall = slice(s).wall;
+      for (let t = 0; t < wall.length; t++) if (wall[t]! > 0) wall[t] = -1;
+    },
+    redraw(_rules, s, random) {
+      const sl = slice(s);
+      const pool: number[] = [];
+      unseenTokens(s).forEach((n, k) => {
+        for (let i = 0; i < n; i++) pool.push(k + 1);
+      });
+      const draw = (): number => pool.splice(random(pool.length), 1)[0]!;
+      for (let t = 0; t < sl.wall.length; t++) if (sl.wall[t]! < 0) sl.wall[t] = draw();
+      for (let p = 0; p < sl.held.length; p++) {
+        const list = sl.held[p]!;
+        for (let i = 0; i < list.length; i++) {
+          if (list[i]!.token >= 0) continue;
+          const token = draw();
+          list[i] = { token, turn: list[i]!.turn };
+          sl.taken[token - 1]!++;
+        }
+      }
+    },
+    outcomes(_rules, s) {
+      if (s.step.kind !== TOKEN_CHANCE_STEP || concealedHeld(s) === null) return [];
+      const out: [number, number][] = [];
+      unseenTokens(s).forEach((n, k) => {
+        if (n > 0) out.push([k + 1, n]);
+      });
+      return out;
+    },
+    label: (outcome) => `token ${outcome}`,
+    apply(ctx, outcome) {
+      const s = ctx.state;
+      const sl = slice(s);
+      const at = concealedHeld(s)!;
+      const list = sl.held[at[0]]!;
+      list[at[1]] = { token: outcome, turn: list[at[1]]!.turn };
+      sl.taken[outcome - 1]!++;
+      // Go on with what the hook that paused for the reveal was about to do.
+      const flow = s.flow;
+      const next = flow !== null && flow.phase === 'score' ? orderScorings(c, ctx) : askExtraTurn(c, ctx);
+      return next === 'wait' ? 'wait' : 'done';
     },
   };
 }
