@@ -1642,6 +1642,27 @@ describe('wall tokens as explicit chance and in determinization (meeplekit/ai)',
     expect(research).toEqual({ ...app, ext: { ...app.ext, castle: { ...castleOf(sc.state), wall: appWall } } });
   });
 
+  test('the app\'s seeded wall and sampled reveals both follow the chance outcomes: the token under 33/34 (chi-square over 1,800 fixed seeds each)', () => {
+    const node = tokenExample();
+    const probs = node.chanceOutcomes();
+    const n = 1800;
+    const statistic = (counts: number[]): number => probs.reduce((t, o) => t + (counts[o.outcome - 1]! - n * o.probability) ** 2 / (n * o.probability), 0);
+    // The app API: a new game's seed lays the token that the example takes.
+    const app = new Array<number>(9).fill(0);
+    for (let i = 0; i < n; i++) app[castleOf(must(newGame(rules, { players: 2, seed: `wall-${i}` }))).wall[T33]! - 1]!++;
+    // The research API: the chance node sampled.
+    const sampled = new Array<number>(9).fill(0);
+    const random = createRandomSource('reveal');
+    for (let i = 0; i < n; i++) {
+      const sim = node.clone();
+      sim.applyRandom(random);
+      sampled[castleOf(sim.state).held[0]![0]!.token - 1]!++;
+    }
+    // 8 degrees of freedom: 26.1 is the 0.1% quantile.
+    expect(statistic(app)).toBeLessThan(26.1);
+    expect(statistic(sampled)).toBeLessThan(26.1);
+  });
+
   test('determinize redraws the face-down tokens from those nobody has seen, the same for the same seed, whatever the real ones were', () => {
     const sc = run(new Castle(rules), [holds(0, 3), { rig: (_s: GameState, c: CastleSlice) => void (c.taken = [0, 0, 2, 0, 0, 0, 0, 0, 0]) }]);
     const real = sc.state;
