@@ -356,22 +356,34 @@ export function largestEmptyArea(rules: Ruleset, s: Immutable<GameView>): number
   const open = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) open[i] = layout.inside[i]!;
   for (const t of s.tiles) if (t.x >= 0 && t.y >= 0 && t.x < w && t.y < h) open[t.y * w + t.x] = 0;
-  const stack: number[] = [];
+  // Flood fill with an explicit stack (each cell is pushed at most once).
+  const stack = new Int32Array(w * h);
   let best = 0;
   for (let start = 0; start < w * h; start++) {
     if (open[start] === 0) continue;
     open[start] = 0;
-    stack.push(start);
+    let top = 0;
+    stack[top++] = start;
     let size = 0;
-    while (stack.length > 0) {
-      const i = stack.pop()!;
+    while (top > 0) {
+      const i = stack[--top]!;
       size++;
       const x = i % w;
-      const next = [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w];
-      for (const n of next) {
-        if (n < 0 || n >= w * h || open[n] === 0) continue;
-        open[n] = 0;
-        stack.push(n);
+      if (x > 0 && open[i - 1] === 1) {
+        open[i - 1] = 0;
+        stack[top++] = i - 1;
+      }
+      if (x < w - 1 && open[i + 1] === 1) {
+        open[i + 1] = 0;
+        stack[top++] = i + 1;
+      }
+      if (i >= w && open[i - w] === 1) {
+        open[i - w] = 0;
+        stack[top++] = i - w;
+      }
+      if (i + w < w * h && open[i + w] === 1) {
+        open[i + w] = 0;
+        stack[top++] = i + w;
       }
     }
     if (size > best) best = size;
@@ -704,7 +716,7 @@ function orderScorings(c: CastleRules, ctx: HookContext): 'wait' | void {
 /** Asks the active player about wall token 1 at the end of the turn, when it can be used. */
 function askExtraTurn(c: CastleRules, ctx: HookContext): 'wait' | void {
   const s = ctx.state;
-  if (extraTurnMoves(c, s).length === 0) return;
+  if (!mayTakeExtraTurn(c, s)) return;
   s.step = { kind: 'castle/extra-turn', player: s.active };
   return 'wait';
 }
@@ -796,10 +808,18 @@ function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
   };
 }
 
+/** Whether the active player may use wall token 1 now, at the end of the turn (a tile must be left to draw). */
+function mayTakeExtraTurn(c: CastleRules, s: Immutable<GameView>): boolean {
+  if (usable(s, s.active, 1) < 0) return false;
+  if (c.config.extraTurn === 'needs-majority' && slice(s).majorityTurn !== s.turn) return false;
+  const bag = s.bag;
+  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return true;
+  return false;
+}
+
 /** The `castle/extra-turn` moves at the end of the active player's turn (wall token 1). */
 function extraTurnMoves(c: CastleRules, s: Immutable<GameView>): Move[] {
-  if (usable(s, s.active, 1) < 0 || !s.bag.some((n) => n > 0)) return [];
-  if (c.config.extraTurn === 'needs-majority' && slice(s).majorityTurn !== s.turn) return [];
+  if (!mayTakeExtraTurn(c, s)) return [];
   return [
     { type: 'castle/extra-turn', player: s.active, use: false },
     { type: 'castle/extra-turn', player: s.active, use: true },
