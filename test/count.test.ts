@@ -123,17 +123,18 @@ const FILLER: Turn = ['U', -1, 1, 1];
 // The City of Carcassonne
 
 describe('count: the City of Carcassonne', () => {
-  test('city: 12 squares CO1..CO12 replace the start tile, laid unturned at x 0..3, y 0..2; all four D tiles stay in the bag (rules "Příprava hry"; reference count_board)', () => {
+  test('city: 12 squares CO1..CO12 replace the start tile, laid unturned at x 0..3, y 0..2; the base game\'s start tile stays in the box: 3 D tiles and 71 land tiles in play (rules "Příprava hry": "startovní kartička ze základní hry – můžete ji nechat v krabici"; reference count_board)', () => {
     const g = newGame(rules, { players: 2, seed: 'city' });
     if (!g.ok) throw new Error(g.error.message);
     const s = g.value;
     expect(s.tiles.map((t) => [t.id, t.x, t.y, t.rotation, t.player])).toEqual(CITY_SQUARES.map(([id, x, y]) => [id, x, y, 0, -1]));
     expect(rules.tileCount).toBe(72 + 12);
-    // The City leaves no copy in the bag; the base game's start tile is drawn like the others.
+    // The City leaves no copy in the bag; one D (the base game's start tile) is out of the game.
     const left = (id: string): number => s.bag[rules.tileIndex[id]!]! + (s.step.kind === 'place-tile' && s.step.tile === id ? 1 : 0);
     for (const [id] of CITY_SQUARES) expect(left(id)).toBe(0);
-    expect(left('D')).toBe(4);
-    expect(s.bag.reduce((a, b) => a + b, 0)).toBe(71);
+    expect(left('D')).toBe(3);
+    // 71 land tiles: 70 in the bag and the one drawn.
+    expect(s.bag.reduce((a, b) => a + b, 0)).toBe(70);
     // The Count starts in the castle; nobody has a follower in the City.
     expect(s.ext[COUNT]).toEqual({
       quarters: { castle: [0, 0], market: [0, 0], blacksmith: [0, 0], cathedral: [0, 0] },
@@ -564,40 +565,38 @@ describe('count: out of the city', () => {
 describe('count: end of the game', () => {
   const FN = { x: 0, y: 0, feature: 'f1' };
 
-  test('market round: from the left of the last placer, one follower at a time from the market onto any field, until nobody will; fields then score, other quarters nothing (rules "Závěrečné vyhodnocení s městem Carcassonne")', () => {
+  test('market round: from the left of the last placer, one follower at a time from the market onto any field, until every one has left the market; fields then score, other quarters nothing (rules "Z tržiště na louku": "Tak se pokračuje tak dlouho, dokud nejsou přemístěni všichni družiníci z tržiště")', () => {
     const sc = rig(new Scenario(rules), { market: [2, 1], castle: [1, 0] });
     placeLast(sc, FILLER); // P0 lays the last tile
-    expect(sc.state.step).toEqual({ kind: 'count/to-field', player: 1, passed: [] });
+    expect(sc.state.step).toEqual({ kind: 'count/to-field', player: 1 });
     const legal = moves(sc);
-    // Every field on the board, named by its root segment, then decline.
+    // Every field on the board, named by its root segment; no decline: every market follower moves.
     expect(legal[0]).toEqual({ type: 'count/to-field', player: 1, ...FN });
-    expect(legal[legal.length - 1]).toEqual({ type: 'count/decline', player: 1 });
-    expect(legal.slice(0, -1).every((m) => m.type === 'count/to-field')).toBe(true);
-    const roots = legal.slice(0, -1).map((m) => featureAt(rules, sc.state, m as unknown as { x: number; y: number; feature: string }));
+    expect(legal.every((m) => m.type === 'count/to-field')).toBe(true);
+    expect(whyIllegal(rules, sc.state, { type: 'count/decline', player: 1 })?.code).toBe('move/not-offered');
+    const roots = legal.map((m) => featureAt(rules, sc.state, m as unknown as { x: number; y: number; feature: string }));
     expect(roots.every((f) => f.ok && f.value.kind === 'field')).toBe(true);
     // A field named by another of its segments is refused with its own code.
     expect(whyIllegal(rules, sc.state, { type: 'count/to-field', player: 1, x: 1, y: 0, feature: 'f1' })?.code).toBe('count/feature-name');
     expect(whyIllegal(rules, sc.state, { type: 'count/to-field', player: 1, x: 3, y: 0, feature: 'r1' })?.code).toBe('count/not-a-target');
     sc.events = [];
     sc.play({ type: 'count/to-field', player: 1, ...FN });
-    expect(sc.state.step).toEqual({ kind: 'count/to-field', player: 0, passed: [] });
+    expect(sc.state.step).toEqual({ kind: 'count/to-field', player: 0 });
     sc.play({ type: 'count/to-field', player: 0, ...FN });
-    // P1 has nobody left in the market: P0 again, who declines.
-    expect(sc.state.step).toEqual({ kind: 'count/to-field', player: 0, passed: [] });
-    sc.play({ type: 'count/decline', player: 0 });
+    // P1 has nobody left in the market: P0 again, who must move the second one too.
+    expect(sc.state.step).toEqual({ kind: 'count/to-field', player: 0 });
+    sc.play({ type: 'count/to-field', player: 0, ...FN });
     expect(sc.state.step.kind).toBe('game-over');
     const field = { kind: 'field', ...FN };
     expect(countEvents(sc.events)).toEqual([
       { type: 'to-field', player: 1, feature: field },
       { type: 'to-field', player: 0, feature: field },
+      { type: 'to-field', player: 0, feature: field },
     ]);
-    // One farmer each on FN, which touches the City: 3 points each. The castle's and the
-    // market's remaining followers score nothing.
-    expect(scoredOf(sc.events)).toEqual([
-      [0, 3, 'field', 'farm'],
-      [1, 3, 'field', 'farm'],
-    ]);
-    expect(offBoardFollowers(rules, sc.state)).toEqual([2, 0]);
+    // On FN, which touches the City: P0 two farmers, P1 one: P0 alone scores 3. The castle's
+    // follower scores nothing.
+    expect(scoredOf(sc.events)).toEqual([[0, 3, 'field', 'farm']]);
+    expect(offBoardFollowers(rules, sc.state)).toEqual([1, 0]);
   });
 
   test('market round, 3 players: the player left of the last placer first, then in turn (rules: "Soused po levici hráče, který přiložil poslední kartičku ... začne")', () => {

@@ -90,6 +90,12 @@ export interface Expansion {
         readonly rotation: Rotation;
       }
     | readonly StartTile[];
+  /**
+   * With `start`: what becomes of the base game's start tile. `'bag'` (default): its copy is
+   * shuffled into the bag with the others (River). `'box'`: it stays in the box, out of the game
+   * (the Count of Carcassonne: "startovní kartička ... můžete ji nechat v krabici").
+   */
+  readonly baseStart?: 'bag' | 'box';
   /** Why the options given to the factory are invalid, or null (checked by `createRuleset`). */
   validate?(): string | null;
   /**

@@ -64,6 +64,8 @@ export interface Ruleset {
   readonly tileById: ReadonlyMap<string, CompiledTile>;
   /** The tiles laid before the first turn. */
   readonly start: readonly StartTile[];
+  /** Tile kinds of which one copy leaves the bag at set-up without being laid (a replaced start tile left in the box). @internal */
+  readonly boxed: readonly string[];
   /** Per feature kind: whether it completes by its ports (roads, cities, paths, towers). @internal */
   readonly portCompleted: readonly boolean[];
   /** Whether a cell (packed key) is on the board; null for an unbounded board. */
@@ -119,8 +121,11 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
   tiles.forEach((t) => (tileIndex[t.def.id] = t.index));
   const deployable = new Set([...game.deployable, ...expansions.flatMap((e) => e.deployable ?? [])]);
   let start: readonly StartTile[] = game.start;
+  let boxed: readonly string[] = [];
   for (const e of chosen) {
-    if (e.start !== undefined) start = 'tile' in e.start ? [{ tile: e.start.tile, x: 0, y: 0, rotation: e.start.rotation }] : e.start;
+    if (e.start === undefined) continue;
+    start = 'tile' in e.start ? [{ tile: e.start.tile, x: 0, y: 0, rotation: e.start.rotation }] : e.start;
+    boxed = e.baseStart === 'box' ? game.start.map((st) => st.tile) : [];
   }
   const refs = chosen.map((e) => ({ id: e.id, options: e.options }));
   const named = (id: string, options: Readonly<Record<string, unknown>>): string =>
@@ -160,6 +165,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     tileIndex,
     tileById: new Map(tiles.map((t) => [t.def.id, t])),
     start,
+    boxed,
     inside: game.inside ?? null,
     portCompleted: kinds.map((k) => k.completion === 'ports'),
     tracksTiles: kinds.map((k) => k.tracksTiles),

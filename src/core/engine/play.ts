@@ -47,6 +47,8 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     flow: null,
     ext: {},
   };
+  // A replaced start tile left in the box (the Count's City) is out of the game.
+  for (const id of rules.boxed) if (s.bag[rules.tileIndex[id]!]! > 0) s.bag[rules.tileIndex[id]!]!--;
   const random = (n: number): number => randomBelow(s.rng, n);
   for (const e of rules.expansions) if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players, random);
   const afterPlace = rules.hooks.afterPlace;

@@ -22,8 +22,8 @@
  *   stands; then the feature is scored and all its followers return. Each completed feature has
  *   its own round.
  * - **End of game** (edition 2): from the left of the player who placed the last tile, players in
- *   turn move one follower at a time from the market onto any field (`count/to-field`; a
- *   `count/decline` ends that player's part), unless the Count stands on the market; then the
+ *   turn move one follower at a time from the market onto any field (`count/to-field`) until
+ *   every follower has left the market, unless the Count stands on the market; then the
  *   final scoring. Followers left in the other quarters score nothing. Edition 1 (the older
  *   sheet): in turn, one at a time, every follower in a quarter not blocked by the Count must move
  *   onto a matching unfinished feature or a field (`count/to-feature`) while one can.
@@ -33,7 +33,7 @@
  * `'entered'` (the Count moves to the quarter just entered), the two official variants.
  *
  * Steps (each with its decider in `player`): `count/enter`, `count/move-count`,
- * `count/move-out` `{ quarter, feature }`, `count/to-field` `{ passed }` and `count/to-feature`.
+ * `count/move-out` `{ quarter, feature }`, `count/to-field` and `count/to-feature`.
  * Moves: `count/enter` `{ quarter }`, `count/move-count` `{ quarter }`, `count/move-out`
  * `{ count }` (0 declines), `count/to-field` and `count/to-feature` `{ x, y, feature }` (the
  * feature named by its root segment, as `legalMoves` lists it), `count/decline`.
@@ -148,12 +148,10 @@ export type CountStep =
       readonly feature: FeatureRef;
     }
   | {
-      /** Edition 2, end of the game: one follower from the market onto a field, or decline (for good). */
+      /** Edition 2, end of the game: one follower from the market onto a field. */
       readonly kind: 'count/to-field';
       /** Who decides. */
       readonly player: number;
-      /** Players who have declined, ascending: they are not asked again. */
-      readonly passed: readonly number[];
     }
   | {
       /** Edition 1, end of the game: one follower from a quarter onto a matching unfinished feature or a field. */
@@ -346,22 +344,25 @@ export function count(options?: CountOptions): Expansion {
     return out;
   }
 
-  /** The next player of the end of the game after `after` who can (and, edition 2, will) move, or -1. */
-  function nextAtEnd(rules: Ruleset, state: Immutable<GameView>, after: number, passed: readonly number[]): number {
+  /** The next player of the end of the game after `after` who can move, or -1. */
+  function nextAtEnd(rules: Ruleset, state: Immutable<GameView>, after: number): number {
     const n = state.players;
     for (let i = 1; i <= n; i++) {
       const p = (after + i) % n;
-      if (passed.includes(p)) continue;
       if (endTargets(rules, state, p).length > 0) return p;
     }
     return -1;
   }
 
-  /** Sets the step for the next decision of the end of the game after `after`; 'done' when none is left. */
-  function askAtEnd(ctx: HookContext, after: number, passed: readonly number[]): 'wait' | 'done' {
-    const next = nextAtEnd(ctx.rules, ctx.state, after, passed);
+  /**
+   * Sets the step for the next move of the end of the game after `after`; 'done' when none is
+   * left. Both editions: the round goes on until nobody can move ("Tak se pokračuje tak dlouho,
+   * dokud nejsou přemístěni všichni družiníci z tržiště"): moving is not optional.
+   */
+  function askAtEnd(ctx: HookContext, after: number): 'wait' | 'done' {
+    const next = nextAtEnd(ctx.rules, ctx.state, after);
     if (next < 0) return 'done';
-    ctx.state.step = edition === 2 ? { kind: 'count/to-field', player: next, passed: [...passed] } : { kind: 'count/to-feature', player: next };
+    ctx.state.step = edition === 2 ? { kind: 'count/to-field', player: next } : { kind: 'count/to-feature', player: next };
     return 'wait';
   }
 
@@ -400,7 +401,7 @@ export function count(options?: CountOptions): Expansion {
   function beforeFinalScoring(ctx: HookContext): 'wait' | void {
     // Edition 2: not while the Count stands on the market (then nothing moves at all).
     if (edition === 2 && sliceOfState(ctx.state).count === 'market') return;
-    return askAtEnd(ctx, lastPlacer(ctx.state), []) === 'wait' ? 'wait' : undefined;
+    return askAtEnd(ctx, lastPlacer(ctx.state)) === 'wait' ? 'wait' : undefined;
   }
 
   function stepMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
@@ -420,9 +421,10 @@ export function count(options?: CountOptions): Expansion {
         return out;
       }
       case 'count/to-field':
-        return [...endTargets(rules, state, player).map((root): Move => ({ type: 'count/to-field', player, ...nameOf(rules, state, root) })), decline];
-      case 'count/to-feature':
-        return endTargets(rules, state, player).map((root): Move => ({ type: 'count/to-feature', player, ...nameOf(rules, state, root) }));
+      case 'count/to-feature': {
+        const type = step.kind;
+        return endTargets(rules, state, player).map((root): Move => ({ type, player, ...nameOf(rules, state, root) }));
+      }
       default:
         return [];
     }
@@ -479,14 +481,10 @@ export function count(options?: CountOptions): Expansion {
         const feature = featureRef(rules, state, root);
         if (m.type === 'count/to-field') emitExpansionEvent(emit, 'count/to-field', { player: p, feature });
         else emitExpansionEvent(emit, 'count/to-feature', { player: p, quarter, feature });
-        const passed = state.step.kind === 'count/to-field' ? (state.step as Extract<CountStep, { kind: 'count/to-field' }>).passed : [];
-        return askAtEnd(ctx, p, passed);
+        return askAtEnd(ctx, p);
       }
-      case 'count/decline': {
-        if (state.step.kind !== 'count/to-field') return 'done';
-        const passed = [...(state.step as Extract<CountStep, { kind: 'count/to-field' }>).passed, p].sort((a, b) => a - b);
-        return askAtEnd(ctx, p, passed);
-      }
+      case 'count/decline':
+        return 'done';
     }
   }
 
@@ -564,6 +562,9 @@ export function count(options?: CountOptions): Expansion {
     kinds: [CARCASSONNE_KIND],
     tiles: CITY_SQUARES.map(([id, , , spec]) => parseTileSpec(id, 1, spec, COUNT_TILE_KINDS)),
     start: CITY_SQUARES.map(([tile, x, y]): StartTile => ({ tile, x, y, rotation: 0 })),
+    // "Při hře s kterýmkoli z obou větších nových rozšíření nebude zapotřebí startovní kartička ze
+    // základní hry – můžete ji nechat v krabici."
+    baseStart: 'box',
     validate: () => problem,
     setup: (_rules, players): CountState => {
       const zeros = (): number[] => new Array<number>(players).fill(0);
