@@ -405,7 +405,7 @@ describe('count: into the city', () => {
     expect(sc.state.supply).toEqual([7, 7]);
   });
 
-  test('shrines (our ruling): a follower moved from the cathedral onto an empty completed cloister counts as its monk: the occupied shrine next to it loses (docs/expansions/count.md, "Rulings")', () => {
+  test('shrines: a follower moved from the cathedral onto an empty completed cloister starts no challenge: the heretic on the shrine next to it stays (shrines rules "Výzva": a challenge starts when a monk or heretic is deployed, "při přiložení kartičky s klášterem a obsazení kláštera mnichem dojde k výzvě")', () => {
     const r = rulesOf(count(), shrines());
     // As above, but the cloister stays empty; P1 has a follower in the cathedral.
     const sc = play(rig(new Scenario(r), { cathedral: [0, 1] }), [
@@ -420,7 +420,11 @@ describe('count: into the city', () => {
     expect(sc.state.step).toEqual({ kind: 'count/move-out', player: 1, quarter: 'cathedral', feature: { kind: 'cloister', x: 1, y: -1, feature: 'm1' } });
     sc.play({ type: 'count/move-out', player: 1, count: 1 });
     expect(scoredOf(sc.events)).toEqual([[1, 9, 'cloister', 'completed']]);
-    expect(sc.events.find((e) => e.type === 'shrines/challenge-lost')).toMatchObject({ players: [0] });
+    expect(sc.events.some((e) => e.type === 'shrines/challenge-lost' || e.type === 'shrines/challenge-won')).toBe(false);
+    // P0's heretic still stands on the shrine at 2,-1.
+    const shrine = sc.state.tiles.findIndex((t) => t.x === 2 && t.y === -1);
+    expect(sc.state.followers.filter((f) => f.tile === shrine)).toEqual([{ player: 0, tile: shrine, local: expect.any(Number) }]);
+    // P0 scored nothing while P1 scored: P0 may enter the city.
     expect(sc.state.step).toEqual({ kind: 'count/enter', player: 0 });
   });
 });

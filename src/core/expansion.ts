@@ -42,6 +42,11 @@ export interface CompletedFeature {
   readonly tiles: number;
   /** Followers per player standing on it just before it was scored. */
   readonly followers: readonly number[];
+  /**
+   * Followers per player standing on it when the tile completed it, before any `beforeScoring`
+   * hook moved more in (the Count's move-out): who had deployed on it.
+   */
+  readonly completedWith: readonly number[];
 }
 
 /**

@@ -168,6 +168,8 @@ export interface Flow {
     tiles: number;
     /** Followers per player on it just before it was scored. */
     followers: number[];
+    /** Followers per player on it when the tile completed it, before any `beforeScoring` hook moved some in. */
+    completedWith: number[];
   }[];
 }
 

@@ -279,12 +279,18 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
       // First the hooks that choose which feature is scored next, then those about that feature.
       while (flow.hook < o) if (order[flow.hook++]!(ctx) === 'wait') return;
       const root = flow.roots[0]!;
-      if (flow.hook === o) emitCompleted(rules, s, root, emit);
-      while (flow.hook < o + before.length) if (before[flow.hook++ - o]!(ctx, root) === 'wait') return;
-      // What the afterScoring hooks are handed (recorded only for them: counting followers costs).
-      if (rules.hooks.afterScoring.length > 0) {
-        flow.completed.push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: followersOn(s, root) });
+      // What the afterScoring hooks are handed (recorded only for them: counting followers costs):
+      // the followers when the tile completed the feature, and (below) after the beforeScoring hooks.
+      const recording = rules.hooks.afterScoring.length > 0;
+      if (flow.hook === o) {
+        emitCompleted(rules, s, root, emit);
+        if (recording) {
+          const held = followersOn(s, root);
+          flow.completed.push({ root, kind: rules.kindNames[g.kind[root]!]!, tiles: tileCount(g, root), followers: held, completedWith: [...held] });
+        }
       }
+      while (flow.hook < o + before.length) if (before[flow.hook++ - o]!(ctx, root) === 'wait') return;
+      if (recording && before.length > 0) flow.completed[flow.completed.length - 1]!.followers = followersOn(s, root);
       rules.game.scoreCompleted(ctx, root);
       flow.roots.shift();
       flow.hook = 0;

@@ -156,8 +156,10 @@ function resolveChallenges(ctx: HookContext, completed: readonly CompletedFeatur
   for (const f of completed) {
     const role = roleOfKind(rules, g.kind[f.root]!);
     if (role === NONE) continue;
-    // Completed without followers: it was in no challenge.
-    if (!f.followers.some((c) => c > 0)) continue;
+    // Completed without followers of its own: it was in no challenge. Followers moved onto it
+    // only for its scoring (the Count's cathedral) start none: a challenge begins when a follower
+    // is deployed ("při přiložení kartičky s klášterem a obsazení kláštera mnichem dojde k výzvě").
+    if (!f.completedWith.some((c) => c > 0)) continue;
     const at = s.tiles[g.tile[f.root]!]!;
     const other = role === SHRINE ? CLOISTER : SHRINE;
     for (const partner of around(rules, s, cellKey(at.x, at.y), other)) {
