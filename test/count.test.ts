@@ -128,7 +128,8 @@ describe('count: the City of Carcassonne', () => {
     if (!g.ok) throw new Error(g.error.message);
     const s = g.value;
     expect(s.tiles.map((t) => [t.id, t.x, t.y, t.rotation, t.player])).toEqual(CITY_SQUARES.map(([id, x, y]) => [id, x, y, 0, -1]));
-    expect(rules.tileCount).toBe(72 + 12);
+    // 72 base tiles (one D left in the box) + the City's 12 squares.
+    expect(rules.tileCount).toBe(71 + 12);
     // The City leaves no copy in the bag; one D (the base game's start tile) is out of the game.
     const left = (id: string): number => s.bag[rules.tileIndex[id]!]! + (s.step.kind === 'place-tile' && s.step.tile === id ? 1 : 0);
     for (const [id] of CITY_SQUARES) expect(left(id)).toBe(0);

@@ -54,8 +54,7 @@ interface Scale {
 function propertySuite(rules: Ruleset, scale: Scale): void {
   const runs = (n: number): number => Math.max(2, Math.round(n * scale.runs));
   const FOLLOWERS = rules.followers;
-  /** Tiles in play: the set, less a replaced start tile left in the box (the Count). */
-  const TILE_COUNT = rules.tileCount - rules.boxed.length;
+  const TILE_COUNT = rules.tileCount;
   /** Start tiles that never were in the bag (The Castle's start fields, laid outside the wall). */
   const VIRTUAL_STARTS = rules.start.filter((st) => rules.tiles[rules.tileIndex[st.tile]!]!.def.count === 0).length;
 

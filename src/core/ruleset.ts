@@ -84,7 +84,7 @@ export interface Ruleset {
   readonly maxPlayers: number;
   /** Followers each player starts with. */
   readonly followers: number;
-  /** Number of tiles in the game, start tile included. */
+  /** Number of tiles in the game, start tiles included (a replaced start tile left in the box is not). */
   readonly tileCount: number;
   /** This ruleset's own immer instance (auto-freezing): no module-level state. @internal */
   readonly immer: Immer;
@@ -176,7 +176,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     // Classic: 2 to 5 players, 6 where an expansion allows it.
     maxPlayers: Math.max(game.maxPlayers, ...expansions.map((e) => e.maxPlayers ?? 0)),
     followers: game.followers,
-    tileCount: defs.reduce((n, t) => n + t.count, 0),
+    tileCount: defs.reduce((n, t) => n + t.count, 0) - boxed.length,
     immer: new Immer({ autoFreeze: true }),
   });
 }
