@@ -1131,6 +1131,16 @@ const rows: readonly Row[] = [
     scores: [4, 0],
     castle: ['token-used 0:3', 'keep-placed 0:2'],
     steps: ['castle/score'],
+  },  {
+    // "Hráč, který chce použít žetony 1 až 7, musí mít na bodovaném území více svých figurek než
+    // soupeř." White holds token 3 and closes black's house: white has no squire there, so is
+    // not asked; black scores 1 per tile (2), white keeps the token. (Black completed nothing, so
+    // black gets no keep: the default keep option needs the completing tile.)
+    name: 'token 3: needs the majority: white holds it and closes black\'s house: not offered, black scores 2 (the-castle.cs.txt "Význam žetonů")',
+    actions: [holds(1, 3), ['H', 7, 1, 0, 'h1'], ['H', 7, 0, 2]],
+    scored: [[0, 2, 'house', 'completed']],
+    scores: [2, 0],
+    check: (sc) => expect(castleOf(sc.state).held.map((h) => h.map((t) => t.token))).toEqual([[], [3]]),
   },
 ];
 
@@ -1185,6 +1195,16 @@ const finalRows: readonly Row[] = [
     check: (sc) => expect(castleOf(sc.state).held.map((h) => h.map((t) => t.token))).toEqual([[6], []]),
   },
   {
+    // "Hráč, který chce použít žetony 1 až 7, musí mít na bodovaném území více svých figurek než
+    // soupeř." White holds token 5; the only open tower is black's: the token applies to nothing.
+    name: 'token 5: needs the majority: white holds it, the only open tower is black\'s: nothing scored, the token stays unused (the-castle.cs.txt "Význam žetonů")',
+    actions: [...FINALS, holds(1, 5), { last: ['CC', 6, 2, 0] }],
+    scored: [],
+    scores: [0, 0],
+    castle: ['wall-cleared 13'],
+    check: (sc) => expect(castleOf(sc.state).held.map((h) => h.map((t) => t.token))).toEqual([[], [5]]),
+  },
+  {
     // Token 4 on the path with a well: 1 per tile all the same ("1 bod za každou hradní kartu").
     name: 'token 4: on an open path with a well it still gives 1 per tile: gate + 2 tiles = 3 (the-castle.cs.txt "Význam žetonů" 4)',
     actions: [...FINALS, holds(0, 4), { last: ['CC', 6, 2, 0] }, { choose: { x: 4, y: -1 }, offered: 2 }], // path A (the gate's tile)
@@ -1206,6 +1226,19 @@ const finalRows: readonly Row[] = [
     scores: [10, 0],
     castle: ['wall-cleared 13', 'token-used 0:7'],
     steps: ['castle/final-token'],
+  },
+  {
+    // The majority condition for token 7: white holds it, both market courts are black's: each
+    // scores 3 per market for black (6 + 3), white's token applies to nothing.
+    name: 'token 7: needs the majority: white holds it, both market courts are black\'s: 6 + 3 for black, the token unused (the-castle.cs.txt "Význam žetonů")',
+    actions: [...TWO_COURTS, holds(1, 7), FINISH_61],
+    scored: [
+      [0, 6, 'court', 'castle/court'],
+      [0, 3, 'court', 'castle/court'],
+    ],
+    scores: [9, 0],
+    castle: ['wall-cleared 13'],
+    check: (sc) => expect(castleOf(sc.state).held.map((h) => h.map((t) => t.token))).toEqual([[], [7]]),
   },
   {
     name: "token 7: option 'every-court': every court of black's majority scores 4 per market, without a question: 8 + 4 (digest Open questions, option)",

@@ -136,6 +136,10 @@ describe('meeplekit play --game castle (issue: The Castle)', () => {
     expect(j.turns).toBe(j.tilesPlaced);
     expect(first.stdout.split('\n')[0]).toMatch(/^meeplekit play: castle, 2 players, /);
   });
+
+  test('its JSON has exactly the fields of classic\'s, in the same order', () => {
+    expect(Object.keys(json(['--game', 'castle', '--seed', 'fields']))).toEqual(Object.keys(json(['--seed', 'fields'])));
+  });
 });
 
 describe('meeplekit play refuses bad arguments with code 2 and a message on stderr', () => {

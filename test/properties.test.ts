@@ -587,7 +587,7 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
       );
     });
 
-    test('(e) followers are conserved: supply + followers on the board = 7 for every player, at every step', () => {
+    test('(e) followers are conserved: supply + followers on the board (+ off the board) = the game\'s followers (7 classic, 6 The Castle) for every player, at every step', () => {
       fc.assert(
         fc.property(planArb, (plan) => {
           const { states } = playthrough(plan);
