@@ -63,11 +63,14 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
   return s;
 }
 
-/** Applies a legal move to `s` in place. @internal */
-export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): void {
+/**
+ * Applies a legal move to `s` in place. `owned`: the move is a fresh object of the core's own
+ * shape that nobody else holds (a playout's), so the history may keep it instead of a copy. @internal
+ */
+export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, owned = false): void {
   const step = s.step;
   if (step.kind === 'place-tile' && move.type === 'place') {
-    s.moves.push({ type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation });
+    s.moves.push(owned ? move : { type: 'place', player: move.player, x: move.x, y: move.y, rotation: move.rotation });
     const tile = rules.tileById.get(step.tile)!;
     const index = layTile(rules, s, tile, move.x, move.y, move.rotation, move.player);
     if (emit !== null) {
@@ -84,7 +87,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     return;
   }
   if (step.kind === 'deploy' && move.type === 'deploy') {
-    s.moves.push({ type: 'deploy', player: move.player, feature: move.feature });
+    s.moves.push(owned ? move : { type: 'deploy', player: move.player, feature: move.feature });
     const index = s.tiles.length - 1;
     const placed = s.tiles[index]!;
     const local = rules.tileById.get(placed.id)!.localIndex[move.feature]!;
@@ -102,7 +105,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit): 
     return;
   }
   if (step.kind === 'deploy' && move.type === 'pass') {
-    s.moves.push({ type: 'pass', player: move.player });
+    s.moves.push(owned ? move : { type: 'pass', player: move.player });
     finishTurn(rules, s, emit);
     return;
   }

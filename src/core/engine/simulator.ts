@@ -145,7 +145,8 @@ class SimulatorImpl implements Simulator {
         if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`playout: choice ${i} is not in [0, ${n})`);
         move = nthMove(this.rules, s, i);
       }
-      playMove(this.rules, s, move, this.#emit);
+      // The move was made here and is seen by nobody else: the history keeps it as it is.
+      playMove(this.rules, s, move, this.#emit, true);
     }
     return s.scores.slice();
   }
