@@ -197,8 +197,8 @@ export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit):
  * seeded draw is taken back and the state becomes a chance node. When the draw ended the game
  * (every tile left fitted nowhere, so all were discarded, in any order alike) it stands. @internal
  */
-export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[]): void {
-  explicitly(rules, s, discarded, () => playMove(rules, s, move, null));
+export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[], owned = false): void {
+  explicitly(rules, s, discarded, () => playMove(rules, s, move, null, owned));
 }
 
 /**

@@ -262,8 +262,9 @@ class Research implements ResearchSimulator {
       playAction(this.rules, this.#layout, s, action, this.form, this.#scratch, seeded);
       return action;
     }
-    if (seeded) playMove(this.rules, s, move, null);
-    else playExplicit(this.rules, s, move, this.#scratch.discarded);
+    // The move was made here and is not handed out: the history keeps it as it is.
+    if (seeded) playMove(this.rules, s, move, null, true);
+    else playExplicit(this.rules, s, move, this.#scratch.discarded, true);
     return action;
   }
   playout(random: RandomSource, policy?: Policy): number[] {
