@@ -143,6 +143,14 @@ function completedValue(s: Immutable<GameView>, root: number, token: boolean): n
   }
 }
 
+/** How many tokens of kind `token` player `p` holds. */
+function heldCount(sl: Immutable<CastleSlice>, p: number, token: number): number {
+  const held = sl.held[p]!;
+  let n = 0;
+  for (let i = 0; i < held.length; i++) if (held[i]!.token === token) n++;
+  return n;
+}
+
 /** Index of a usable held token of kind `token` (taken in an earlier turn), or -1. */
 function usable(s: Immutable<GameView>, player: number, token: number): number {
   const held = slice(s).held[player]!;
@@ -244,7 +252,7 @@ class CastleRules {
     if (left > 0 && ctx.emit !== null) ctx.emit({ type: 'castle/wall-cleared', tokens: left } as never);
 
     // 1. The keep: the larger keep (token 8: 2 tiles larger) scores the largest empty area.
-    const sizes = sl.keep.map((k, p) => (k === null ? -1 : k.tiles + 2 * sl.held[p]!.filter((h) => h.token === 8).length));
+    const sizes = sl.keep.map((k, p) => (k === null ? -1 : k.tiles + 2 * heldCount(sl, p, 8)));
     const best = Math.max(...sizes);
     const winners = sizes.flatMap((v, p) => (v === best && v >= 0 ? [p] : []));
     if (winners.length === 1) {
@@ -271,6 +279,7 @@ class CastleRules {
 
     // 3. Tokens 4, 5, 6 (one unfinished feature with the majority each) and 9 (5 points).
     for (const token of [4, 5, 6]) {
+      if (heldCount(sl, 0, token) + heldCount(sl, 1, token) === 0) continue;
       const kind = token === 4 ? PATH : token === 5 ? TOWER : HOUSE;
       for (const c of this.finalTargets(s, token, rootsWithFollowers(s, kind).filter((r) => g.open[r]! > 0))) {
         const i = sl.held[c.player]!.findIndex((h) => h.token === token);
@@ -296,7 +305,7 @@ class CastleRules {
     const sl = slice(s);
     const out: { player: number; root: number }[] = [];
     for (let p = 0; p < 2; p++) {
-      const copies = sl.held[p]!.filter((h) => h.token === token).length;
+      const copies = heldCount(sl, p, token);
       if (copies === 0) continue;
       const mine = candidates.filter((r) => scorerOf(s, r) === p);
       if (token === 7 && this.config.marketToken === 'every-court') {
@@ -497,7 +506,8 @@ function nextFinalChoice(c: CastleRules, s: Immutable<GameView>): { player: numb
   for (let p = 0; p < 2; p++) {
     for (const token of [4, 5, 6, 7]) {
       if (token === 7 && c.config.marketToken === 'every-court') continue;
-      const copies = sl.held[p]!.filter((h) => h.token === token).length;
+      const copies = heldCount(sl, p, token);
+      if (copies === 0) continue;
       const chosen = sl.finals.filter((f) => f.player === p && f.token === token);
       if (chosen.length >= copies) continue;
       const kind = token === 4 ? PATH : token === 5 ? TOWER : token === 6 ? HOUSE : COURT;
