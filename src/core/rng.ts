@@ -60,7 +60,9 @@ export function nextUint32(s: RngState): number {
 /** An unbiased integer in `[0, n)` (rejection sampling), advancing the generator in place. */
 export function randomBelow(s: RngState, n: number): number {
   if (n <= 1) return 0;
-  const limit = 4294967296 - (4294967296 % n);
+  // 2^32 - (2^32 mod n), without a floating-point remainder (2^32 is no small integer for V8):
+  // the quotient is below 2^32, so its floor and the product are exact.
+  const limit = Math.floor(4294967296 / n) * n;
   for (;;) {
     const r = nextUint32(s);
     // r % n without a floating-point remainder (r is above 2^31 half the time, so not a small
