@@ -54,6 +54,9 @@ function removeAt(a: number[], i: number): void {
   a.pop();
 }
 
+/** `oppositePort` as a table: the port facing port p across the shared edge. */
+const OPPOSITE_PORT: readonly number[] = Array.from({ length: 12 }, (_, p) => oppositePort(p));
+
 /** Home slot of a cell key in a cell table of `mask + 1` slots (Fibonacci hashing). */
 function homeSlot(key: number, mask: number): number {
   return (Math.imul(key, 0x9e3779b1) >>> 16) & mask;
@@ -283,7 +286,7 @@ export function layTile(
     for (let k = 0; k < 3; k++) {
       const p = side * 3 + k;
       const mine = base + pf[rOff + p]!;
-      const theirs = other.node + ot.portFeature[oOff + oppositePort(p)]!;
+      const theirs = other.node + ot.portFeature[oOff + OPPOSITE_PORT[p]!]!;
       if (g.kind[mine] === g.kind[theirs]) {
         const root = unionFeatures(g, mine, theirs);
         g.open[root]! -= 2;
