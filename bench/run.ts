@@ -200,12 +200,18 @@ for (let i = 0; !created.ok && i < ids.length; i++) {
   }
 }
 const all = must(created);
+// The expansions left out above, with every other one they combine with (the Count without River).
+const rest = Object.keys(CLI_EXPANSIONS)
+  .sort()
+  .filter((id) => !ids.includes(id));
+const others = rest.length === 0 ? [] : Object.keys(CLI_EXPANSIONS).sort().filter((id) => rest.includes(id) || together([...rest, id]).ok);
 const castle = must(createRuleset({ game: 'castle' }));
 const configs: Config[] = [
   { name: 'classic-2p', rules: classic, players: 2 },
   { name: 'classic-4p', rules: classic, players: 4 },
   { name: 'castle-2p', rules: castle, players: 2 },
   { name: `classic-2p+${ids.join('+')}`, rules: all, players: 2 },
+  ...(others.length === 0 ? [] : [{ name: `classic-2p+${others.join('+')}`, rules: must(together(others)), players: 2 }]),
 ];
 const GROUPS = ['engine', 'research'] as const;
 function measureConfig(c: Config, group: string): Row[] {
