@@ -9,9 +9,8 @@ import { canPlaceAnywhere } from '../core/board.js';
 import type { Emit } from '../core/events.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView, Move } from '../core/state.js';
-import type { CompiledTile } from '../core/tiles.js';
 import type { Immutable } from '../core/types.js';
-import { ownerOf, playMove, resumeTurn } from '../core/engine/play.js';
+import { drawFilters, mayDraw, ownerOf, playMove, resumeTurn } from '../core/engine/play.js';
 import type { ModuleChance } from '../core/expansion.js';
 import { assertRuleset } from '../core/engine/query.js';
 
@@ -62,23 +61,6 @@ export function maxChanceOutcomes(rules: Ruleset): number {
   return n;
 }
 
-/** The expansions' draw predicates in force, or null (mirrors the engine's draw). */
-function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTile) => boolean)[] | null {
-  const hooks = rules.hooks.drawFilter;
-  let out: ((tile: CompiledTile) => boolean)[] | null = null;
-  for (let i = 0; i < hooks.length; i++) {
-    const f = hooks[i]!(rules, s);
-    if (f !== null) (out ??= []).push(f);
-  }
-  return out;
-}
-
-function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[] | null, tile: CompiledTile): boolean {
-  if (filters === null) return true;
-  for (let i = 0; i < filters.length; i++) if (!filters[i]!(tile)) return false;
-  return true;
-}
-
 /**
  * Writes the outcomes of a chance node (ascending tile kind index) into `outcomes` and the copies
  * of each that may be drawn into `weights`; returns how many outcomes. Probabilities are
@@ -98,7 +80,7 @@ export function writeDrawable(rules: Ruleset, s: Immutable<GameView>, outcomes: 
   const bag = s.bag;
   let n = 0;
   for (let k = 0; k < bag.length; k++) {
-    if (bag[k]! > 0 && mayDraw(filters, rules.tiles[k]!)) {
+    if (bag[k]! > 0 && (filters === null || mayDraw(filters, rules.tiles[k]!))) {
       outcomes[n] = k;
       if (weights !== null) weights[n] = bag[k]!;
       n++;
@@ -161,7 +143,8 @@ export function isDrawable(rules: Ruleset, s: Immutable<GameView>, k: number): b
     return false;
   }
   if (k >= s.bag.length || s.bag[k]! <= 0) return false;
-  return mayDraw(drawFilters(rules, s), rules.tiles[k]!);
+  const filters = drawFilters(rules, s);
+  return filters === null || mayDraw(filters, rules.tiles[k]!);
 }
 
 /**

@@ -20,3 +20,21 @@ export const CLI_EXPANSIONS: Readonly<Record<string, (flags: ExpansionFlags) => 
   river: (f) => river(f.riverSet === undefined ? {} : { set: f.riverSet as RiverSet }),
   shrines: () => shrines(),
 };
+
+/** The `parseArgs` options `play` and `simulate` share: the game, its expansions, players, seed and bots. */
+export const GAME_OPTIONS = {
+  game: { type: 'string', default: 'classic' },
+  expansions: { type: 'string', default: '' },
+  'river-set': { type: 'string' },
+  players: { type: 'string', default: '2' },
+  seed: { type: 'string', default: '1' },
+  bots: { type: 'string', default: 'random' },
+} as const;
+
+/** The expansion ids of `--expansions` (checked, with `--river-set`), or the message for a bad one. */
+export function expansionIds(list: string, riverSet: string | undefined): string[] | string {
+  const ids = list === '' ? [] : list.split(',');
+  for (const id of ids) if (!Object.hasOwn(CLI_EXPANSIONS, id)) return `unknown expansion '${id}' (expansions: ${Object.keys(CLI_EXPANSIONS).join(', ')})`;
+  if (riverSet !== undefined && !ids.includes('river')) return '--river-set needs --expansions river';
+  return ids;
+}

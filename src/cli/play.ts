@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { createRuleset } from '../ruleset.js';
 import type { Expansion } from '../core/expansion.js';
-import { CLI_EXPANSIONS } from './expansions.js';
+import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS } from './expansions.js';
 import { applyMove, newGame } from '../core/engine/apply.js';
 import { createRandomSource } from '../core/rng.js';
 import type { ExpansionEvent, GameEvent } from '../core/events.js';
@@ -43,12 +43,7 @@ export function runPlay(args: readonly string[]): CommandOutput {
     ({ values } = parseArgs({
       args: [...args],
       options: {
-        game: { type: 'string', default: 'classic' },
-        expansions: { type: 'string', default: '' },
-        'river-set': { type: 'string' },
-        players: { type: 'string', default: '2' },
-        seed: { type: 'string', default: '1' },
-        bots: { type: 'string', default: 'random' },
+        ...GAME_OPTIONS,
         json: { type: 'boolean', default: false },
       },
       strict: true,
@@ -58,13 +53,9 @@ export function runPlay(args: readonly string[]): CommandOutput {
     return fail((e as Error).message);
   }
   if (!/^\d+$/.test(values.players)) return fail(`--players must be a whole number, got '${values.players}'`);
-  const expansions: Expansion[] = [];
-  for (const id of values.expansions === '' ? [] : values.expansions.split(',')) {
-    const make = Object.hasOwn(CLI_EXPANSIONS, id) ? CLI_EXPANSIONS[id] : undefined;
-    if (make === undefined) return fail(`unknown expansion '${id}' (expansions: ${Object.keys(CLI_EXPANSIONS).join(', ')})`);
-    expansions.push(make(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
-  }
-  if (values['river-set'] !== undefined && !expansions.some((e) => e.id === 'river')) return fail('--river-set needs --expansions river');
+  const ids = expansionIds(values.expansions, values['river-set']);
+  if (typeof ids === 'string') return fail(ids);
+  const expansions: Expansion[] = ids.map((id) => CLI_EXPANSIONS[id]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
   const rules = createRuleset({ game: values.game as 'classic' | 'castle', expansions });
   if (!rules.ok) return fail(rules.error.message);
   const players = Number(values.players);

@@ -17,7 +17,7 @@ import { newGame } from '../core/engine/apply.js';
 import { createSimulator } from '../core/engine/simulator.js';
 import { createRandomSource } from '../core/rng.js';
 import { greedyBot, randomBot, type Bot } from '../bots.js';
-import { CLI_EXPANSIONS } from './expansions.js';
+import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS } from './expansions.js';
 
 const BOTS = ['random', 'greedy'] as const;
 
@@ -59,14 +59,9 @@ export function parseSimulateArgs(args: readonly string[]): SimulateConfig | str
     ({ values } = parseArgs({
       args: [...args],
       options: {
-        game: { type: 'string', default: 'classic' },
-        expansions: { type: 'string', default: '' },
-        'river-set': { type: 'string' },
-        players: { type: 'string', default: '2' },
+        ...GAME_OPTIONS,
         games: { type: 'string', default: '100' },
-        seed: { type: 'string', default: '1' },
         workers: { type: 'string' },
-        bots: { type: 'string', default: 'random' },
         out: { type: 'string', default: '-' },
         quiet: { type: 'boolean', default: false },
       },
@@ -79,9 +74,8 @@ export function parseSimulateArgs(args: readonly string[]): SimulateConfig | str
   for (const k of ['players', 'games'] as const) if (!/^\d+$/.test(values[k])) return `--${k} must be a whole number, got '${values[k]}'`;
   const workers = values.workers ?? String(availableParallelism());
   if (!/^[1-9]\d*$/.test(workers)) return `--workers must be a positive whole number, got '${workers}'`;
-  const expansions = values.expansions === '' ? [] : values.expansions.split(',');
-  for (const id of expansions) if (!Object.hasOwn(CLI_EXPANSIONS, id)) return `unknown expansion '${id}' (expansions: ${Object.keys(CLI_EXPANSIONS).join(', ')})`;
-  if (values['river-set'] !== undefined && !expansions.includes('river')) return '--river-set needs --expansions river';
+  const expansions = expansionIds(values.expansions, values['river-set']);
+  if (typeof expansions === 'string') return expansions;
   const bots = values.bots.split(',');
   for (const b of bots) if (!(BOTS as readonly string[]).includes(b)) return `unknown bot '${b}' (bots: ${BOTS.join(', ')})`;
   return {

@@ -378,8 +378,8 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
   }
 }
 
-/** The expansions' draw predicates in force now, or null when none holds anything back. */
-function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTile) => boolean)[] | null {
+/** The expansions' draw predicates in force now, or null when none holds anything back. @internal */
+export function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTile) => boolean)[] | null {
   const hooks = rules.hooks.drawFilter;
   let out: ((tile: CompiledTile) => boolean)[] | null = null;
   for (let i = 0; i < hooks.length; i++) {
@@ -389,8 +389,8 @@ function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTi
   return out;
 }
 
-/** Whether every predicate allows the tile kind. */
-function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[], tile: CompiledTile): boolean {
+/** Whether every predicate allows the tile kind. @internal */
+export function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[], tile: CompiledTile): boolean {
   for (let i = 0; i < filters.length; i++) if (!filters[i]!(tile)) return false;
   return true;
 }
