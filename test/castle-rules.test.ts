@@ -62,7 +62,7 @@ import { cloneState } from '../src/core/engine/clone.js';
 import { serializeState, createRandomSource, newGame } from '../src/index.js';
 import { CHANCE_PLAYER, createSimulator as createResearchSimulator, determinize, moveToAction, type ResearchSimulator } from '../src/ai/index.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/reconstruction.js';
-import { rigDraw, Scenario, scoredOf, type Scored, type Turn } from './helpers.js';
+import { checkPlacements, playLast, rigDraw, Scenario, scoredOf, type PlacementRow, type Scored, type Turn } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // Test data
@@ -187,17 +187,8 @@ class Castle extends Scenario {
   }
 
   /** Plays `turn` as the last tile: the bag is emptied after the rigged draw. */
-  last([id, x, y, rotation, feature]: Turn): this {
-    const s = rigDraw(this.rules, this.state, id);
-    s.bag.fill(0);
-    this.state = s;
-    const player = this.player;
-    this.play({ type: 'place', player, x, y, rotation });
-    if (this.state.step.kind === 'deploy') {
-      this.play(feature === undefined ? { type: 'pass', player } : { type: 'deploy', player, feature });
-    } else if (feature !== undefined) {
-      throw new Error(`no deploy step after placing ${id}`);
-    }
+  last(turn: Turn): this {
+    playLast(this, turn, false);
     return this;
   }
 
@@ -1317,15 +1308,6 @@ describe('castle scoring', () => {
 // ---------------------------------------------------------------------------------------------
 // Placement (digest Turn 1)
 
-interface PlacementRow {
-  readonly name: string;
-  /** Tiles laid before. */
-  readonly turns: readonly Turn[];
-  /** The drawn tile. */
-  readonly tile: string;
-  /** Placements tried: x, y, rotation and the expected refusal code (null: legal). */
-  readonly tries: readonly (readonly [x: number, y: number, rotation: Rotation, code: string | null])[];
-}
 
 const placementRows: readonly PlacementRow[] = [
   {
@@ -1422,17 +1404,7 @@ const placementRows: readonly PlacementRow[] = [
 describe('castle placement', () => {
   const rules = castleRules();
   test.each(placementRows.map((r) => [r.name, r] as const))('%s', (_name, row) => {
-    const sc = run(new Castle(rules), row.turns);
-    const state = rigDraw(rules, sc.state, row.tile);
-    const player = sc.player;
-    const legal = legalMoves(rules, state);
-    for (const [x, y, rotation, code] of row.tries) {
-      const move: Move = { type: 'place', player, x, y, rotation };
-      expect(whyIllegal(rules, state, move)?.code ?? null, `${row.tile}@${rotation} at ${x},${y}`).toBe(code);
-      const applied = applyMove(rules, state, move);
-      expect(applied.ok ? null : applied.error.code).toBe(code);
-      expect(legal.some((m) => m.type === 'place' && m.x === x && m.y === y && m.rotation === rotation)).toBe(code === null);
-    }
+    checkPlacements(rules, rigDraw(rules, run(new Castle(rules), row.turns).state, row.tile), row);
   });
 
   test('placement: the first tile can go only next to the start fields: the legal cells are exactly the cells touching one (the-castle.cs.txt "První hradní kartička")', () => {

@@ -33,7 +33,7 @@ import {
   type Rotation,
   type TileDef,
 } from '../src/index.js';
-import { Scenario, classicRules, play, playLast, rigDraw, scoredOf, sortedScored, type Turn } from './helpers.js';
+import { Scenario, checkPlacements, classicRules, play, playLast, rigDraw, scoredOf, sortedScored, type PlacementRow, type Turn } from './helpers.js';
 
 const rules = classicRules();
 const DEFS: ReadonlyMap<string, TileDef> = new Map(tileDefs(rules).map((d) => [d.id, d]));
@@ -74,15 +74,6 @@ function atDeploy(turns: readonly Turn[], [id, x, y, rotation]: Turn): Scenario 
 // ---------------------------------------------------------------------------------------------
 // Placement (digest, Turn 1)
 
-interface PlacementRow {
-  readonly name: string;
-  /** Tiles laid before. */
-  readonly turns: readonly Turn[];
-  /** The drawn tile. */
-  readonly tile: string;
-  /** Placements tried: x, y, rotation and the expected refusal code (null: legal). */
-  readonly tries: readonly (readonly [x: number, y: number, rotation: Rotation, code: string | null])[];
-}
 
 const placementRows: readonly PlacementRow[] = [
   {
@@ -189,16 +180,7 @@ const placementRows: readonly PlacementRow[] = [
 
 describe('classic placement', () => {
   test.each(placementRows.map((r) => [r.name, r] as const))('%s', (_name, row) => {
-    const state = drawn(row.turns, row.tile);
-    const player = state.step.kind === 'place-tile' ? state.step.player : -1;
-    const legal = legalMoves(rules, state);
-    for (const [x, y, rotation, code] of row.tries) {
-      const move: Move = { type: 'place', player, x, y, rotation };
-      expect(whyIllegal(rules, state, move)?.code ?? null, `${row.tile}@${rotation} at ${x},${y}`).toBe(code);
-      const applied = applyMove(rules, state, move);
-      expect(applied.ok ? null : applied.error.code).toBe(code);
-      expect(legal.some((m) => m.type === 'place' && m.x === x && m.y === y && m.rotation === rotation)).toBe(code === null);
-    }
+    checkPlacements(rules, drawn(row.turns, row.tile), row);
   });
 
   // Independent check of the matching rule itself: every legal placement of every tile next to

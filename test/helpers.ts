@@ -8,7 +8,9 @@ import { expect } from 'vitest';
 import {
   applyMove,
   createRuleset,
+  legalMoves,
   newGame,
+  whyIllegal,
   type GameEvent,
   type GameState,
   type Move,
@@ -105,9 +107,10 @@ export function play(sc: Scenario, turns: readonly Turn[]): Scenario {
 /**
  * Plays `turn` as the last tile of the game: the draw is rigged as usual, then the bag is
  * emptied, so the turn ends with the final scoring (the game ends after the last tile is placed
- * and its completed features are scored).
+ * and its completed features are scored). `toEnd`: expect the game over at once (false where the
+ * end of the game asks the players first: The Castle's final tokens).
  */
-export function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
+export function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn, toEnd = true): Scenario {
   const s = rigDraw(sc.rules, sc.state, id);
   s.bag.fill(0);
   sc.state = s;
@@ -118,7 +121,7 @@ export function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Sce
   } else if (feature !== undefined) {
     throw new Error(`no deploy step after placing ${id}`);
   }
-  expect(sc.state.step.kind).toBe('game-over');
+  if (toEnd) expect(sc.state.step.kind).toBe('game-over');
   return sc;
 }
 
@@ -144,4 +147,31 @@ export function canon(v: unknown): string {
     .sort()
     .map((k) => `${JSON.stringify(k)}=${canon(r[k])}`)
     .join(',')}}`;
+}
+
+/** A placement row: the tiles laid before, the drawn tile and the placements tried. */
+export interface PlacementRow {
+  readonly name: string;
+  /** Tiles laid before. */
+  readonly turns: readonly Turn[];
+  /** The drawn tile. */
+  readonly tile: string;
+  /** Placements tried: x, y, rotation and the expected refusal code (null: legal). */
+  readonly tries: readonly (readonly [x: number, y: number, rotation: Rotation, code: string | null])[];
+}
+
+/**
+ * Checks each tried placement of `row` at `state` (the row's tile drawn): `whyIllegal`, `applyMove`
+ * and `legalMoves` agree on the expected refusal code (null: legal).
+ */
+export function checkPlacements(rules: Ruleset, state: GameState, row: PlacementRow): void {
+  const player = state.step.kind === 'place-tile' ? state.step.player : -1;
+  const legal = legalMoves(rules, state);
+  for (const [x, y, rotation, code] of row.tries) {
+    const move: Move = { type: 'place', player, x, y, rotation };
+    expect(whyIllegal(rules, state, move)?.code ?? null, `${row.tile}@${rotation} at ${x},${y}`).toBe(code);
+    const applied = applyMove(rules, state, move);
+    expect(applied.ok ? null : applied.error.code).toBe(code);
+    expect(legal.some((m) => m.type === 'place' && m.x === x && m.y === y && m.rotation === rotation)).toBe(code === null);
+  }
 }
