@@ -936,6 +936,33 @@ const rows: readonly Row[] = [
     check: (sc) => expect(castleOf(sc.state).wall[T33]).toBe(6),
   },
   {
+    // digest-castle.md, Turn 3: "the placing player chooses the order of all of them", also when
+    // they are the opponent's. Both features are black's; white places TX (one more turn first):
+    // white is asked and scores the tower first, so black passes 33 (37, then 39): no token. The
+    // house was completed by white: no keep for black (digest Turn 4).
+    name: "scoring order: white closes two of black's features from 31 and chooses the order (tower first): 37 then 39, black takes no token (digest Turn 3)",
+    actions: [
+      ['TC', 7, 1, 1, 't1'],
+      ['TH', 7, 2, 0],
+      ['H', 6, 2, 0, 'h1'],
+      ['CC', 7, 3, 0],
+      ['CC', 7, 4, 0],
+      at([31, 0]),
+      wall33(6),
+      wallAt(39, 0),
+      ['TX', 6, 1, 0],
+      { step: 'castle/score', player: 1 },
+      { choose: { x: 7, y: 1, feature: 't1', token: 0 }, offered: 2 },
+    ],
+    scored: [
+      [0, 6, 'tower', 'completed'],
+      [0, 2, 'house', 'completed'],
+    ],
+    scores: [39, 0],
+    steps: ['castle/score'],
+    check: (sc) => expect(castleOf(sc.state).wall[T33]).toBe(6),
+  },
+  {
     // Same position from 0: 2 then 8, or 6 then 8: no order reaches a wall tower, nobody is asked.
     name: 'scoring order: the same two features from 0: no order reaches a wall token, so no castle/score decision (digest Turn 3)',
     actions: [
