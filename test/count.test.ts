@@ -327,7 +327,9 @@ describe('count: into the city', () => {
 
   test('into the city: declining keeps the follower in supply and the Count where it is; the Count may not move without an entry (rules, footnote 5)', () => {
     const sc = example1();
+    sc.events = [];
     sc.play({ type: 'count/decline', player: 0 });
+    expect(countEvents(sc.events)).toEqual([{ type: 'declined', player: 0, step: 'count/enter' }]);
     expect(sc.state.supply).toEqual([7, 7]);
     expect(slice(sc)).toMatchObject({ count: 'castle', quarters: { castle: [0, 0], market: [0, 0], blacksmith: [0, 0], cathedral: [0, 0] } });
     expect(sc.state.step).toMatchObject({ kind: 'place-tile', player: 1 });
@@ -457,7 +459,9 @@ describe('count: out of the city', () => {
     ]);
     expect(whyIllegal(rules, sc.state, { type: 'count/move-out', player: 1, count: 2 })?.code).toBe('count/no-followers');
     expect(whyIllegal(rules, sc.state, { type: 'count/move-out', player: 0, count: 1 })?.code).toBe('move/not-your-turn');
+    sc.events = [];
     sc.play({ type: 'count/move-out', player: 1, count: 0 });
+    expect(countEvents(sc.events)).toEqual([{ type: 'declined', player: 1, step: 'count/move-out', quarter: 'blacksmith', feature: road }]);
     // Red, the active player, last.
     expect(sc.state.step).toEqual({ kind: 'count/move-out', player: 0, quarter: 'blacksmith', feature: road });
     expect(moves(sc).map((m) => (m as ExpansionMove)['count'])).toEqual([0, 1, 2]);

@@ -40,7 +40,8 @@
  *
  * Events: `count/entered` `{ player, quarter }`; `count/count-moved` `{ player, from, to }`;
  * `count/moved-out` `{ player, quarter, count, feature }`; `count/to-field` `{ player, feature }`;
- * `count/to-feature` `{ player, quarter, feature }`. Error codes (`moveError`):
+ * `count/to-feature` `{ player, quarter, feature }`; `count/declined` `{ player, step }` (and
+ * `quarter`, `feature` for a move-out of 0), when a player lets a decision pass. Error codes (`moveError`):
  * `count/quarter-blocked`, `count/no-followers`, `count/unknown-quarter`, `count/count-there`,
  * `count/feature-name`, `count/not-a-target`.
  *
@@ -466,7 +467,7 @@ export function count(options?: CountOptions): Expansion {
           slice.quarters[step.quarter][p]! -= m.count;
           for (let i = 0; i < m.count; i++) addFollower(state, p, root);
           emitExpansionEvent(emit, 'count/moved-out', { player: p, quarter: step.quarter, count: m.count, feature: step.feature });
-        }
+        } else emitExpansionEvent(emit, 'count/declined', { player: p, step: step.kind, quarter: step.quarter, feature: step.feature });
         const next = nextMover(state, slice, step.quarter, roundIndex(state, p));
         if (next < 0) return 'done';
         state.step = { kind: 'count/move-out', player: next, quarter: step.quarter, feature: step.feature };
@@ -484,6 +485,8 @@ export function count(options?: CountOptions): Expansion {
         return askAtEnd(ctx, p);
       }
       case 'count/decline':
+        // Declining to enter the city, or to move the Count (which then stays where it is).
+        emitExpansionEvent(emit, 'count/declined', { player: p, step: state.step.kind });
         return 'done';
     }
   }
