@@ -505,7 +505,7 @@ describe('actions: details', () => {
     expect(info.maxChanceOutcomes).toBe(24);
     expect(info.maxGameLength).toBe(142);
     expect(info.information).toBe('perfect');
-    expect(info.versions).toEqual({ actions: 1, modules: {}, observation: 1 });
+    expect(info.versions).toEqual({ actions: 1, modules: {}, observation: 2 });
     const withToll = must(createRuleset({ game: 'classic', expansions: [toll()] }));
     expect(gameInfo(withToll, 2).versions.modules).toEqual({ toll: 1 });
     expect(gameInfo(withToll, 2).numDistinctActions.split).toBe(143 * 143 * 4 + 8 + 3 + 1);
@@ -597,6 +597,56 @@ describe('actions: details', () => {
 describe('observations and determinization reveal nothing hidden', () => {
   const classic = must(createRuleset({ game: 'classic' }));
   const hidden = must(createRuleset({ game: 'classic', expansions: [secret()] }));
+
+  test('modules\' public features close the vector (version 2): The Castle\'s tokens and keeps, the King and Robber Baron, the Count', () => {
+    const vectorOf = (rules: Ruleset, state: GameState, viewer: number): Map<string, number> => {
+      const spec = observationSpec(rules, state.players);
+      const out = new Float32Array(spec.size);
+      writeObservationTensor(rules, state, viewer, out);
+      const base = spec.size - spec.vector;
+      return new Map(spec.features.map((name, i) => [name, out[base + i]!]));
+    };
+    if (castle.ok) {
+      const rules = castle.value;
+      const s = cloneState(must(newGame(rules, { players: 2, seed: 'features' })));
+      const slice = s.ext['castle'] as { held: { token: number; turn: number }[][]; keep: ({ root: number; tiles: number } | null)[]; taken: number[] };
+      slice.held[1] = [
+        { token: 7, turn: -1 },
+        { token: 2, turn: s.turn },
+      ];
+      slice.taken[6] = 1;
+      slice.taken[1] = 1;
+      slice.keep[1] = { root: 0, tiles: 3 };
+      // Seen by player 0: player 1 is observer+1; seen by player 1, the same tokens are the observer's.
+      const by0 = vectorOf(rules, s, 0);
+      expect(by0.get('castle: token 7 held by observer+1')).toBe(1);
+      expect(by0.get('castle: token 7 usable now by observer+1')).toBe(1);
+      expect(by0.get('castle: token 2 held by observer+1')).toBe(1);
+      expect(by0.get('castle: token 2 usable now by observer+1')).toBe(0); // taken this turn
+      expect(by0.get('castle: token 7 held by observer')).toBe(0);
+      expect(by0.get('castle: keep size of observer+1')).toBe(3);
+      expect(by0.get('castle: token 7 taken so far')).toBe(1);
+      expect(by0.get('castle: face-down tokens on the wall')).toBe(13);
+      const by1 = vectorOf(rules, s, 1);
+      expect(by1.get('castle: token 7 held by observer')).toBe(1);
+      expect(by1.get('castle: keep size of observer')).toBe(3);
+    }
+    const kr = must(createRuleset({ game: 'classic', expansions: [CLI_EXPANSIONS['king-robber']!({}), CLI_EXPANSIONS['count']!({})] }));
+    const s = cloneState(must(newGame(kr, { players: 3, seed: 'features' })));
+    s.ext['king-robber'] = { king: 2, kingTiles: 5, robber: -1, robberTiles: 0 };
+    const count = s.ext['count'] as { quarters: Record<string, number[]>; count: string };
+    count.quarters['market'] = [0, 2, 1];
+    count.count = 'blacksmith';
+    const v = vectorOf(kr, s, 1);
+    expect(v.get('king-robber: King held by observer+1')).toBe(1); // player 2, seen by player 1
+    expect(v.get('king-robber: King\'s feature size')).toBe(5);
+    expect(v.get('king-robber: Robber Baron held by observer')).toBe(0);
+    expect(v.get('count: followers of observer in the market')).toBe(2);
+    expect(v.get('count: followers of observer+1 in the market')).toBe(1);
+    expect(v.get('count: followers of observer+2 in the market')).toBe(0);
+    expect(v.get('count: the Count in the blacksmith')).toBe(1);
+    expect(v.get('count: the Count in the castle')).toBe(0);
+  });
 
   test('observationSpec describes the tensor (names, shape, size)', () => {
     const spec = observationSpec(classic, 3);

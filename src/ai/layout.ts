@@ -170,7 +170,7 @@ export interface GameInfo {
 }
 
 /** Version of the observation tensor layout ({@link observationSpec}); bumped on any change. */
-export const OBSERVATION_VERSION = 1;
+export const OBSERVATION_VERSION = 2;
 
 /**
  * What an algorithm needs to know about a game: chance and information, utility bounds, the

@@ -1,5 +1,5 @@
 /**
- * Observation tensors (version 1): board planes over a fixed window plus a vector of public
+ * Observation tensors (version 2): board planes over a fixed window plus a vector of public
  * features, written into a caller-owned Float32Array. Only what every player sees goes in.
  */
 import { findRoot } from '../core/features.js';
@@ -9,7 +9,7 @@ import type { Immutable } from '../core/types.js';
 import { collectPlacements } from '../core/board.js';
 import { observe } from '../core/engine/observe.js';
 import { projectedScores } from '../core/engine/query.js';
-import { CHANCE_STEP } from './chance.js';
+import { isChanceNode } from './chance.js';
 import { actionLayout, OBSERVATION_VERSION, type BoardWindow } from './layout.js';
 
 /** Side length of the board window of an unbounded board (classic): 31 x 31 cells around the played area. */
@@ -52,7 +52,10 @@ function fixedWindow(rules: Ruleset): BoardWindow | null {
  * Vector: copies left of each tile kind; the tile to place (one-hot over kinds); the step
  * (place-tile, deploy, a module's step, chance node, game over); whether the observer decides;
  * scores, projected final scores and followers in supply (observer first); the window's x and y
- * and whether tiles lie outside it; tiles placed; turns completed.
+ * and whether tiles lie outside it; tiles placed; turns completed; then each module's public
+ * features in hook order (`Expansion.observation`: The Castle's held and usable tokens, keeps,
+ * tokens taken and face-down tokens; the King's and Robber Baron's holders and sizes; the Count's
+ * quarters and where the Count stands).
  */
 export function observationSpec(rules: Ruleset, players: number): ObservationSpec {
   const names = rules.kindNames;
@@ -70,6 +73,7 @@ export function observationSpec(rules: Ruleset, players: number): ObservationSpe
   features.push('step place-tile', 'step deploy', 'step module', 'step chance', 'step game-over', 'observer decides');
   for (const what of ['score', 'projected', 'supply']) for (let j = 0; j < players; j++) features.push(j === 0 ? `${what} of observer` : `${what} of observer+${j}`);
   features.push('window x', 'window y', 'clipped', 'tiles placed', 'turn');
+  for (const m of rules.expansions) if (m.observation !== undefined) features.push(...m.observation.features(players));
   const fixed = fixedWindow(rules);
   const h = fixed === null ? OBSERVATION_WINDOW : fixed.height;
   const w = fixed === null ? OBSERVATION_WINDOW : fixed.width;
@@ -116,7 +120,12 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   const H = fixed === null ? OBSERVATION_WINDOW : fixed.height;
   const W = fixed === null ? OBSERVATION_WINDOW : fixed.width;
   const C = 3 + 4 * K + K + 4 + 4 + P + 4;
-  const V = 2 * T + 6 + 3 * P + 5;
+  let V = 2 * T + 6 + 3 * P + 5;
+  const mods = rules.expansions;
+  for (let i = 0; i < mods.length; i++) {
+    const o = mods[i]!.observation;
+    if (o !== undefined) V += o.features(P).length;
+  }
   const size = C * H * W + V;
   if (out.length < size) throw new RangeError(`writeObservationTensor: needs ${size} entries, got ${out.length}`);
   out.fill(0, 0, size);
@@ -199,13 +208,14 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   v += T;
   if (step.kind === 'place-tile') out[v + rules.tileIndex[step.tile]!] = 1;
   v += T;
-  const stepIndex = step.kind === 'place-tile' ? 0 : step.kind === 'deploy' ? 1 : step.kind === CHANCE_STEP ? 3 : step.kind === 'game-over' ? 4 : 2;
+  const stepIndex = step.kind === 'place-tile' ? 0 : step.kind === 'deploy' ? 1 : isChanceNode(state) ? 3 : step.kind === 'game-over' ? 4 : 2;
   out[v + stepIndex] = 1;
   out[v + 5] = step.kind !== 'game-over' && step.player === player ? 1 : 0;
   v += 6;
   // Projected scores run the modules' final scoring: on the player's own view when a module hides something.
   const hides = rules.expansions.some((e) => e.observe !== undefined);
-  const projected = projectedScores(rules, hides && 'rng' in state ? observe(rules, state as Immutable<GameState>, player) : state);
+  const view = hides && 'rng' in state ? observe(rules, state as Immutable<GameState>, player) : state;
+  const projected = projectedScores(rules, view);
   for (let j = 0; j < P; j++) {
     const p = (player + j) % P;
     out[v + j] = state.scores[p]!;
@@ -218,5 +228,13 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   out[v + 2] = clipped;
   out[v + 3] = tiles.length;
   out[v + 4] = state.turn;
+  v += 5;
+  // The modules' public features, from the observer's own view.
+  for (let i = 0; i < mods.length; i++) {
+    const o = mods[i]!.observation;
+    if (o === undefined) continue;
+    o.write(rules, view, player, out, v);
+    v += o.features(P).length;
+  }
   return out;
 }

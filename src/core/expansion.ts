@@ -248,6 +248,18 @@ export interface Expansion {
    */
   readonly chance?: ModuleChance;
   /**
+   * Public features of the module's own state for the observation tensors of `meeplekit/ai`,
+   * appended to the vector in hook order (The Castle: the tokens each player holds, the keeps,
+   * the tokens taken so far). Only what every player sees may be written: `view` is the
+   * observer's own `observe` view. Per-player entries go observer first, then in seat order.
+   */
+  readonly observation?: {
+    /** The entries' names, for `players` players (their number fixes the module's share of the vector). */
+    features(players: number): readonly string[];
+    /** Writes the entries for `observer` into `out` from `offset` on (they are zero beforehand). */
+    write(rules: Ruleset, view: Immutable<GameView>, observer: number, out: Float32Array, offset: number): void;
+  };
+  /**
    * Its part of the integer action encoding of `meeplekit/ai`: required of every module with
    * moves of its own (`stepMoves`, `deployMoves`, `turnMoves`), left out by the others. Each module with a
    * codec gets a block of `size(window)` consecutive action ids, after the core's placement and

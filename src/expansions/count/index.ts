@@ -585,6 +585,22 @@ export function count(options?: CountOptions): Expansion {
       return Array.from({ length: state.players }, (_, p) => heldBy(slice, p));
     },
     actions: countActions(stepMoves),
+    observation: {
+      features(players) {
+        const out: string[] = [];
+        for (const q of QUARTERS) for (let j = 0; j < players; j++) out.push(`count: followers of ${j === 0 ? 'observer' : `observer+${j}`} in the ${q}`);
+        for (const q of QUARTERS) out.push(`count: the Count in the ${q}`);
+        return out;
+      },
+      write(_rules, view, observer, out, offset) {
+        const slice = sliceOfState(view);
+        const P = view.players;
+        QUARTERS.forEach((q, i) => {
+          for (let j = 0; j < P; j++) out[offset + i * P + j] = slice.quarters[q][(observer + j) % P]!;
+        });
+        out[offset + 4 * P + QUARTERS.indexOf(slice.count)] = 1;
+      },
+    },
   };
 }
 

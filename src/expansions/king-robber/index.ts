@@ -107,5 +107,23 @@ export function kingRobber(): Expansion {
     setup: (): KingRobberState => ({ king: -1, kingTiles: 0, robber: -1, robberTiles: 0 }),
     afterScoring: handOver,
     finalScoring,
+    observation: {
+      features(players) {
+        const out: string[] = [];
+        for (const figure of ['King', 'Robber Baron']) {
+          for (let j = 0; j < players; j++) out.push(`king-robber: ${figure} held by ${j === 0 ? 'observer' : `observer+${j}`}`);
+          out.push(`king-robber: ${figure}'s feature size`);
+        }
+        return out;
+      },
+      write(_rules, view, observer, out, offset) {
+        const slice = (view.ext as Record<string, unknown>)[KING_ROBBER] as KingRobberState;
+        const P = view.players;
+        if (slice.king >= 0) out[offset + ((slice.king - observer + P) % P)] = 1;
+        out[offset + P] = slice.kingTiles;
+        if (slice.robber >= 0) out[offset + P + 1 + ((slice.robber - observer + P) % P)] = 1;
+        out[offset + 2 * P + 1] = slice.robberTiles;
+      },
+    },
   };
 }

@@ -639,6 +639,35 @@ function rulesModule(c: CastleRules): Expansion {
       return askExtraTurn(c, ctx);
     },
     chance: tokenChance(c),
+    observation: {
+      features(players) {
+        const out: string[] = [];
+        const who = (j: number): string => (j === 0 ? 'observer' : `observer+${j}`);
+        for (let j = 0; j < players; j++) for (let k = 1; k <= 9; k++) out.push(`castle: token ${k} held by ${who(j)}`);
+        for (let j = 0; j < players; j++) for (let k = 1; k <= 9; k++) out.push(`castle: token ${k} usable now by ${who(j)}`);
+        for (let j = 0; j < players; j++) out.push(`castle: keep size of ${who(j)}`);
+        for (let k = 1; k <= 9; k++) out.push(`castle: token ${k} taken so far`);
+        out.push('castle: face-down tokens on the wall');
+        return out;
+      },
+      write(_rules, view, observer, out, offset) {
+        const sl = slice(view);
+        const P = view.players;
+        for (let j = 0; j < P; j++) {
+          const p = (observer + j) % P;
+          for (const h of sl.held[p]!) {
+            if (h.token < 1) continue;
+            out[offset + j * 9 + h.token - 1]! += 1;
+            if (h.turn < view.turn) out[offset + 9 * P + j * 9 + h.token - 1]! += 1;
+          }
+          out[offset + 18 * P + j] = sl.keep[p]?.tiles ?? 0;
+        }
+        for (let k = 0; k < 9; k++) out[offset + 19 * P + k] = sl.taken[k]!;
+        let down = 0;
+        for (const t of sl.wall) if (t !== 0) down++;
+        out[offset + 19 * P + 9] = down;
+      },
+    },
     nextPlayer(_rules: Ruleset, s: Immutable<GameView>): number | null {
       return slice(s).extraTurn === s.turn ? s.active : null;
     },
