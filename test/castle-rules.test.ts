@@ -1763,3 +1763,30 @@ function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: stri
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }
+
+describe('determinization at a token chance node', () => {
+  test('the token just taken stays to be revealed at the node, whose outcomes are what the redrawn wall leaves unseen', () => {
+    const rules = must(createRuleset({ game: 'castle' }));
+    // A research game until its first token chance node.
+    for (let g = 0; g < 40; g++) {
+      const sim = createResearchSimulator(rules, must(newGame(rules, { players: 2, seed: `dt-${g}` })));
+      const random = createRandomSource(`dt-${g}`);
+      while (!sim.isTerminal() && sim.state.step.kind !== 'castle/token') sim.applyRandom(random);
+      if (sim.isTerminal()) continue;
+      const d = determinize(rules, sim.state, 0, `d-${g}`);
+      expect(d.step.kind).toBe('castle/token');
+      const c = castleOf(d);
+      expect(c.wall.every((t) => t >= 0)).toBe(true);
+      expect(c.held.flat().filter((h) => h.token < 0).length).toBe(1);
+      const left = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => 2 - c.taken[k - 1]! - c.wall.filter((t) => t === k).length);
+      const seeded = createResearchSimulator(rules, d, { chance: 'seeded' });
+      expect(seeded.chanceOutcomes().map((o) => [o.outcome, o.probability])).toEqual(
+        left.flatMap((n, i) => (n > 0 ? [[i + 1, n / left.reduce((a, b) => a + b, 0)]] : [])),
+      );
+      seeded.playout(createRandomSource(`p-${g}`));
+      expect(seeded.isTerminal()).toBe(true);
+      return;
+    }
+    throw new Error('no research game reached a token chance node');
+  });
+});

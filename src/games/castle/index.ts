@@ -813,6 +813,9 @@ function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
       });
       const draw = (): number => pool.splice(random(pool.length), 1)[0]!;
       for (let t = 0; t < sl.wall.length; t++) if (sl.wall[t]! < 0) sl.wall[t] = draw();
+      // At the token's own chance node the token just taken stays to be revealed there (its
+      // outcomes then weigh what is left unseen), so that the node keeps its outcomes.
+      if (s.step.kind === TOKEN_CHANCE_STEP) return;
       for (let p = 0; p < sl.held.length; p++) {
         const list = sl.held[p]!;
         for (let i = 0; i < list.length; i++) {
