@@ -790,8 +790,8 @@ function unseenTokens(s: Immutable<GameView>): number[] {
   return left;
 }
 
-/** Two tokens of each kind 1..9. */
-const WALL_TOKENS_PER_KIND = [2, 2, 2, 2, 2, 2, 2, 2, 2] as const;
+/** Copies of each token kind 1..9 in the game (index kind - 1): two each. */
+const WALL_TOKENS_PER_KIND: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => WALL_TOKENS.filter((t) => t === k).length);
 
 /**
  * The face-down wall tokens as chance (meeplekit/ai): concealed, a token's kind is decided when it
