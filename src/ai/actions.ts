@@ -11,7 +11,7 @@ import { cloneState } from '../core/engine/clone.js';
 import { checkMove, listMoves } from '../core/engine/legal.js';
 import { assertRuleset } from '../core/engine/query.js';
 import { deployTargets, playMove } from '../core/engine/play.js';
-import { chanceLabel, concealAll, explicitly, isChanceNode, isDrawable, maxChanceOutcomes, playChance, playExplicit, writeDrawable } from './chance.js';
+import { chanceLabel, concealAll, playChanceExplicit, isChanceNode, isDrawable, maxChanceOutcomes, playChance, playExplicit, writeDrawable } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout } from './layout.js';
 
 /** Scratch space of one caller: placement buffer and the discard counts before a move. @internal */
@@ -195,7 +195,7 @@ export function playAction(rules: Ruleset, layout: ActionLayout, s: GameState, a
   if (isChanceNode(s)) {
     if (!isDrawable(rules, s, a)) throw new RangeError(`action ${a} is not a chance outcome here`);
     if (seeded) playChance(rules, s, a, null);
-    else explicitly(rules, s, scratch.discarded, () => playChance(rules, s, a, null));
+    else playChanceExplicit(rules, s, a, scratch.discarded);
     return;
   }
   let split = a;
@@ -248,7 +248,11 @@ function playOne(rules: Ruleset, s: GameState, move: Move, scratch: Scratch, see
  */
 export function legalActions(rules: Ruleset, state: Immutable<GameState>, out?: Int32Array, form: ActionForm = 'split'): Int32Array {
   assertRuleset(rules, state);
-  const layout = actionLayout(rules);
+  return legalInto(rules, actionLayout(rules), state, form, out);
+}
+
+/** The legal actions ascending, in `out` (a subarray) when it is large enough, else in a new array. */
+function legalInto(rules: Ruleset, layout: ActionLayout, state: Immutable<GameState>, form: ActionForm, out: Int32Array | undefined): Int32Array {
   const scratch = newScratch();
   if (form === 'combined' && state.step.kind === 'place-tile') {
     const list = combinedPlacements(rules, layout, state, scratch);
@@ -274,7 +278,7 @@ export function legalActionsMask(rules: Ruleset, state: Immutable<GameState>, ou
   const layout = actionLayout(rules);
   const size = isChanceNode(state) ? maxChanceOutcomes(rules) : form === 'split' ? layout.size : layout.combinedSize;
   if (out.length < size) throw new RangeError(`legalActionsMask: the mask needs ${size} entries, got ${out.length}`);
-  const legal = legalActions(rules, state, undefined, form);
+  const legal = legalInto(rules, layout, state, form, undefined);
   out.fill(0, 0, size);
   for (let i = 0; i < legal.length; i++) out[legal[i]!] = 1;
   return legal.length;

@@ -5,12 +5,11 @@
  * engine's draw would have: a tile that fits nowhere is discarded and another drawn, an empty bag
  * ends the game.
  */
-import { canPlaceAnywhere } from '../core/board.js';
 import type { Emit } from '../core/events.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView, Move } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
-import { drawFilters, mayDraw, ownerOf, playMove, resumeTurn } from '../core/engine/play.js';
+import { drawFilters, endGame, mayDraw, ownerOf, playMove, resumeTurn, takeTile } from '../core/engine/play.js';
 import type { ModuleChance } from '../core/expansion.js';
 import { assertRuleset } from '../core/engine/query.js';
 
@@ -158,21 +157,11 @@ export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit):
     if (moduleChance(rules, s).apply({ rules, state: s, emit }, k) === 'done') resumeTurn(rules, s, emit);
     return;
   }
-  const tile = rules.tiles[k]!;
-  s.bag[k]!--;
-  if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
-  if (canPlaceAnywhere(rules, s, tile)) {
-    s.step = { kind: 'place-tile', player: s.active, tile: tile.def.id };
-    return;
-  }
-  // Classic rules: a tile that fits nowhere is removed from the game and another drawn.
-  s.discarded[k]!++;
-  if (emit !== null) emit({ type: 'tile-discarded', player: s.active, tile: tile.def.id });
+  if (takeTile(rules, s, k, emit)) return;
+  // Discarded: another draw is the next chance node, unless the bag is empty and the game ends.
   const bag = s.bag;
   for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return;
-  // The bag is empty: the end of the game, as the engine runs it (final hooks, scoring, winners).
-  s.flow = { phase: 'final', roots: [], hook: 0, completed: [] };
-  resumeTurn(rules, s, emit);
+  endGame(rules, s, emit);
 }
 
 /**
@@ -181,22 +170,31 @@ export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit):
  * (every tile left fitted nowhere, so all were discarded, in any order alike) it stands. @internal
  */
 export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[], owned = false): void {
-  explicitly(rules, s, discarded, () => playMove(rules, s, move, null, owned));
+  const turn = noteDiscards(s, discarded);
+  playMove(rules, s, move, null, owned);
+  takeBackDraw(rules, s, discarded, turn);
 }
 
-/**
- * Runs `run` (a move, or a module's chance outcome, that may end the turn) with explicit chance:
- * the engine's seeded draw at the end of the turn is taken back and the state becomes a chance
- * node. @internal
- */
-export function explicitly(rules: Ruleset, s: GameState, discarded: number[], run: () => void): void {
-  const turn = s.turn;
+/** Applies a chance outcome in place with explicit chance (a module's outcome may end the turn: its draw is taken back). @internal */
+export function playChanceExplicit(rules: Ruleset, s: GameState, k: number, discarded: number[]): void {
+  const turn = noteDiscards(s, discarded);
+  playChance(rules, s, k, null);
+  takeBackDraw(rules, s, discarded, turn);
+}
+
+/** Copies the discard counts into `discarded` before a step that may end the turn; returns the turn. */
+function noteDiscards(s: GameState, discarded: number[]): number {
   const d = s.discarded;
   for (let i = 0; i < d.length; i++) discarded[i] = d[i]!;
-  run();
+  return s.turn;
+}
+
+/** When the turn passed since `turn`, takes the engine's seeded draw back: the state becomes a chance node. */
+function takeBackDraw(rules: Ruleset, s: GameState, discarded: readonly number[], turn: number): void {
   const step = s.step;
   if (s.turn === turn || step.kind !== 'place-tile') return;
   s.bag[rules.tileIndex[step.tile]!]!++;
+  const d = s.discarded;
   for (let i = 0; i < d.length; i++) {
     const extra = d[i]! - discarded[i]!;
     if (extra !== 0) {

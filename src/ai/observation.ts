@@ -122,10 +122,9 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   const C = 3 + 4 * K + K + 4 + 4 + P + 4;
   let V = 2 * T + 6 + 3 * P + 5;
   const mods = rules.expansions;
-  for (let i = 0; i < mods.length; i++) {
-    const o = mods[i]!.observation;
-    if (o !== undefined) V += o.features(P).length;
-  }
+  // Each module's share of the vector (0 without an observation member).
+  const shares = mods.map((m) => m.observation?.features(P).length ?? 0);
+  for (let i = 0; i < shares.length; i++) V += shares[i]!;
   const size = C * H * W + V;
   if (out.length < size) throw new RangeError(`writeObservationTensor: needs ${size} entries, got ${out.length}`);
   out.fill(0, 0, size);
@@ -231,10 +230,8 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   v += 5;
   // The modules' public features, from the observer's own view.
   for (let i = 0; i < mods.length; i++) {
-    const o = mods[i]!.observation;
-    if (o === undefined) continue;
-    o.write(rules, view, player, out, v);
-    v += o.features(P).length;
+    mods[i]!.observation?.write(rules, view, player, out, v);
+    v += shares[i]!;
   }
   return out;
 }

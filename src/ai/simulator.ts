@@ -3,7 +3,7 @@
  * cheap clones and fast random playouts. It runs the engine's own rule code on a plain copy of the
  * state: no immer, no validation of states, no events.
  */
-import { collectPlacements } from '../core/board.js';
+import { randomDeploy, randomPlacement } from '../core/engine/legal.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { RandomSource } from '../core/rng.js';
@@ -11,9 +11,9 @@ import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY, type GameState, type GameView, type Move } from '../core/state.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
-import { deployTargets, playMove } from '../core/engine/play.js';
+import { playMove } from '../core/engine/play.js';
 import { actionToString as actionString, capacity, combinedPlacements, newScratch, playAction, writeLegal, type Scratch } from './actions.js';
-import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, explicitly, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
+import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExplicit, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
 
@@ -222,7 +222,7 @@ class Research implements ResearchSimulator {
     if (isChanceNode(s)) {
       const k = this.#sampleChance(random);
       if (seeded) playChance(this.rules, s, k, null);
-      else explicitly(this.rules, s, this.#scratch.discarded, () => playChance(this.rules, s, k, null));
+      else playChanceExplicit(this.rules, s, k, this.#scratch.discarded);
       return k;
     }
     const hooks = this.rules.hooks;
@@ -234,21 +234,15 @@ class Research implements ResearchSimulator {
     if (this.form === 'split' && step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
       const scratch = this.#scratch;
       if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
-      const n = collectPlacements(this.rules, s, this.rules.tileById.get(step.tile)!, scratch.placements);
-      const p = scratch.placements[random(n)]!;
+      const p = randomPlacement(this.rules, s, step.tile, scratch.placements, random);
       const key = (p / 4) | 0;
       const x = keyX(key);
       const y = keyY(key);
       move = { type: 'place', player: step.player, x, y, rotation: (p & 3) as Rotation };
       action = ((y - w.y) * w.width + (x - w.x)) * 4 + (p & 3);
     } else if (this.form === 'split' && step.kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0) {
-      const bits = deployTargets(this.rules, s);
-      let n = 1;
-      for (let b = bits; b !== 0; b &= b - 1) n++;
-      let i = random(n);
-      let f = 0;
-      for (; bits >>> f !== 0; f++) if (bits & (1 << f) && i-- === 0) break;
-      if (bits >>> f === 0) {
+      const f = randomDeploy(this.rules, s, random);
+      if (f < 0) {
         move = { type: 'pass', player: step.player };
         action = this.#layout.pass;
       } else {

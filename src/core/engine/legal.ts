@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { fits, openIndex, placements, tileAt } from '../board.js';
+import { collectPlacements, fits, openIndex, placements, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -107,6 +107,30 @@ export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): 
     if (n === 0) return { type: 'pass', player: step.player };
   }
   throw new Error(`no move #${n}`);
+}
+
+/**
+ * `random(n)` picks one of the `n` placements of the drawn tile, in canonical order, as
+ * `key * 4 + rotation` (what `legalMoves()[random(n)]` would place). `buf` must hold
+ * `4 * frontier.length` entries. For playouts: no move list is built. @internal
+ */
+export function randomPlacement(rules: Ruleset, s: Immutable<GameView>, tile: string, buf: Int32Array, random: (n: number) => number): number {
+  const n = collectPlacements(rules, s, rules.tileById.get(tile)!, buf);
+  return buf[random(n)]!;
+}
+
+/**
+ * At a deploy step without expansion moves: `random(n)` picks one of the deploy targets (local
+ * feature order) or, last, passing, as `legalMoves()[random(n)]` would. Returns the local feature,
+ * or -1 for pass. @internal
+ */
+export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number): number {
+  const bits = deployTargets(rules, s);
+  let n = 1;
+  for (let b = bits; b !== 0; b &= b - 1) n++;
+  let i = random(n);
+  if (i === n - 1) return -1;
+  for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return f;
 }
 
 const MOVE_KEYS = {

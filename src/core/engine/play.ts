@@ -365,17 +365,27 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
         r -= bag[k]!;
       }
     }
-    bag[k]!--;
-    const tile = rules.tiles[k]!;
-    if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
-    if (canPlaceAnywhere(rules, s, tile)) {
-      s.step = { kind: 'place-tile', player: s.active, tile: tile.def.id };
-      return;
-    }
-    // Classic rules: a tile that fits nowhere is removed from the game and another drawn.
-    s.discarded[k]!++;
-    if (emit !== null) emit({ type: 'tile-discarded', player: s.active, tile: tile.def.id });
+    if (takeTile(rules, s, k, emit)) return;
   }
+}
+
+/**
+ * Takes tile kind `k` out of the bag for the active player: it is theirs to place if it fits
+ * somewhere (true), else it is discarded (false: classic rules, a tile that fits nowhere is
+ * removed from the game and another drawn). The research interface's chance outcomes apply
+ * draws through this too. @internal
+ */
+export function takeTile(rules: Ruleset, s: GameState, k: number, emit: Emit): boolean {
+  s.bag[k]!--;
+  const tile = rules.tiles[k]!;
+  if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
+  if (canPlaceAnywhere(rules, s, tile)) {
+    s.step = { kind: 'place-tile', player: s.active, tile: tile.def.id };
+    return true;
+  }
+  s.discarded[k]!++;
+  if (emit !== null) emit({ type: 'tile-discarded', player: s.active, tile: tile.def.id });
+  return false;
 }
 
 /** The expansions' draw predicates in force now, or null when none holds anything back. @internal */
@@ -395,8 +405,8 @@ export function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[], t
   return true;
 }
 
-/** Final scoring, winners, game over. */
-function endGame(rules: Ruleset, s: GameState, emit: Emit): void {
+/** Final scoring, winners, game over. @internal */
+export function endGame(rules: Ruleset, s: GameState, emit: Emit): void {
   if (rules.hooks.beforeFinalScoring.length > 0) {
     // Expansions may ask players first (the Count's market round): keep the place in the state.
     s.flow = { phase: 'final', roots: [], hook: 0, completed: [] };

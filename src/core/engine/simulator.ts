@@ -11,9 +11,8 @@ import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { freeze } from 'immer';
 import { cloneState } from './clone.js';
-import { checkMove, countMoves, listMoves, nthMove } from './legal.js';
-import { deployTargets, playMove } from './play.js';
-import { collectPlacements } from '../board.js';
+import { checkMove, countMoves, listMoves, nthMove, randomDeploy, randomPlacement } from './legal.js';
+import { playMove } from './play.js';
 import { keyX, keyY } from '../state.js';
 import type { Rotation } from '../types.js';
 
@@ -154,23 +153,18 @@ class SimulatorImpl implements Simulator {
   #randomMove(random: RandomSource): Move {
     const s = this.#s;
     const step = s.step;
-    if (step.kind === 'place-tile' && this.rules.hooks.turnMoves.length === 0) {
+    const hooks = this.rules.hooks;
+    if (step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
-      const n = collectPlacements(this.rules, s, this.rules.tileById.get(step.tile)!, this.#buf);
-      const p = this.#buf[random(n)]!;
+      const p = randomPlacement(this.rules, s, step.tile, this.#buf, random);
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
     }
-    if (step.kind === 'deploy' && this.rules.hooks.deployMoves.length === 0 && this.rules.hooks.turnMoves.length === 0) {
-      // The deploy targets in local feature order, then pass: one look at the tile, not two.
-      const bits = deployTargets(this.rules, s);
-      let n = 1;
-      for (let b = bits; b !== 0; b &= b - 1) n++;
-      let i = random(n);
-      if (i === n - 1) return { type: 'pass', player: step.player };
+    if (step.kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0) {
+      const f = randomDeploy(this.rules, s, random);
+      if (f < 0) return { type: 'pass', player: step.player };
       const placed = s.tiles[s.tiles.length - 1]!;
-      const feats = this.rules.tileById.get(placed.id)!.def.features;
-      for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player: step.player, feature: feats[f]!.id };
+      return { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };
     }
     return nthMove(this.rules, s, random(countMoves(this.rules, s)));
   }
