@@ -48,11 +48,7 @@ import { award } from '../src/core/engine/scoring.js';
 import { cloneState } from '../src/core/engine/clone.js';
 import { playMove } from '../src/core/engine/play.js';
 import { seedRng } from '../src/core/rng.js';
-
-function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
+import { must } from './helpers.js';
 
 /**
  * A test-only module with moves of its own and an action codec (as in expansion-steps.test.ts):

@@ -62,7 +62,7 @@ import { cloneState } from '../src/core/engine/clone.js';
 import { serializeState, createRandomSource, newGame } from '../src/index.js';
 import { CHANCE_PLAYER, createSimulator as createResearchSimulator, determinize, moveToAction, type ResearchSimulator } from '../src/ai/index.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/reconstruction.js';
-import { checkPlacements, playLast, rigDraw, Scenario, scoredOf, type PlacementRow, type Scored, type Turn } from './helpers.js';
+import { checkPlacements, must, playLast, rigDraw, Scenario, scoredOf, type PlacementRow, type Scored, type Turn } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // Test data
@@ -1759,10 +1759,6 @@ describe('research playouts of The Castle with concealed tokens', () => {
   });
 });
 
-function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 describe('determinization at a token chance node', () => {
   test('the token just taken stays to be revealed at the node, whose outcomes are what the redrawn wall leaves unseen', () => {

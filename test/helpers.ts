@@ -175,3 +175,9 @@ export function checkPlacements(rules: Ruleset, state: GameState, row: Placement
     expect(legal.some((m) => m.type === 'place' && m.x === x && m.y === y && m.rotation === rotation)).toBe(code === null);
   }
 }
+
+/** The value of an ok Result; throws with the error's message otherwise (for set-up in tests). */
+export function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
