@@ -296,6 +296,18 @@ interface Row {
 /** The last tile of the game: a plain court at 6,1 (next to the C start field's cell). */
 const FINISH_61: Action = { last: ['CC', 6, 1, 0] };
 
+/**
+ * The scoring-order position of the rows below, with both features black's: black's knight on
+ * the tower open to the west of 7,1 (TC@1 7,1 + TH@0 7,2), black's squire on the house open to
+ * the north (H@0 6,2), CC@0 at 7,3. TX@0 at 6,1 then closes both (tower 3 tiles, house 2).
+ */
+const BLACKS_TOWER_AND_HOUSE: readonly Action[] = [
+  ['TC', 7, 1, 1, 't1'],
+  ['TH', 7, 2, 0],
+  ['H', 6, 2, 0, 'h1'],
+  ['CC', 7, 3, 0],
+];
+
 const rows: readonly Row[] = [
   // --- The rulebook's worked examples ---------------------------------------------------------
   {
@@ -893,10 +905,7 @@ const rows: readonly Row[] = [
     // (castle/score) and picks the house.
     name: 'scoring order: black completes two of its features at once from 31; the order decides the token, black is asked and scores the house first: token taken (digest Turn 3)',
     actions: [
-      ['TC', 7, 1, 1, 't1'],
-      ['TH', 7, 2, 0],
-      ['H', 6, 2, 0, 'h1'],
-      ['CC', 7, 3, 0],
+      ...BLACKS_TOWER_AND_HOUSE,
       at([31, 0]),
       wall33(6),
       wallAt(39, 0),
@@ -916,10 +925,7 @@ const rows: readonly Row[] = [
     // Same choice, black scores the tower first: 37, then 39: no token.
     name: 'scoring order: the same position, black scores the tower first: 37 then 39, no token (digest Turn 3)',
     actions: [
-      ['TC', 7, 1, 1, 't1'],
-      ['TH', 7, 2, 0],
-      ['H', 6, 2, 0, 'h1'],
-      ['CC', 7, 3, 0],
+      ...BLACKS_TOWER_AND_HOUSE,
       at([31, 0]),
       wall33(6),
       wallAt(39, 0),
@@ -942,10 +948,7 @@ const rows: readonly Row[] = [
     // house was completed by white: no keep for black (digest Turn 4).
     name: "scoring order: white closes two of black's features from 31 and chooses the order (tower first): 37 then 39, black takes no token (digest Turn 3)",
     actions: [
-      ['TC', 7, 1, 1, 't1'],
-      ['TH', 7, 2, 0],
-      ['H', 6, 2, 0, 'h1'],
-      ['CC', 7, 3, 0],
+      ...BLACKS_TOWER_AND_HOUSE,
       ['CC', 7, 4, 0],
       at([31, 0]),
       wall33(6),
@@ -966,10 +969,7 @@ const rows: readonly Row[] = [
     // Same position from 0: 2 then 8, or 6 then 8: no order reaches a wall tower, nobody is asked.
     name: 'scoring order: the same two features from 0: no order reaches a wall token, so no castle/score decision (digest Turn 3)',
     actions: [
-      ['TC', 7, 1, 1, 't1'],
-      ['TH', 7, 2, 0],
-      ['H', 6, 2, 0, 'h1'],
-      ['CC', 7, 3, 0],
+      ...BLACKS_TOWER_AND_HOUSE,
       ['TX', 6, 1, 0],
     ],
     scored: [
@@ -1114,10 +1114,7 @@ const rows: readonly Row[] = [
     // feature, then offered the extra turn.
     name: 'tokens: several in one turn: token 2 on the tower (12), token 3 on the house (4), then token 1 for another turn (the-castle.cs.txt "V jednom tahu může hráč použít víc žetonů")',
     actions: [
-      ['TC', 7, 1, 1, 't1'],
-      ['TH', 7, 2, 0],
-      ['H', 6, 2, 0, 'h1'],
-      ['CC', 7, 3, 0],
+      ...BLACKS_TOWER_AND_HOUSE,
       holds(0, 1, 2, 3),
       wallAt(12, 0), // 12 would take the token of tower 12/13: none left there
       ['TX', 6, 1, 0],
