@@ -5,7 +5,7 @@
  *   edition, the authority), with its examples 1 and 2 and its footnotes;
  * - ../shared/rules/count-of-carcassonne.cs.txt ("the older sheet": the edition-1 option);
  * - ../shared/rules/digest-expansions.md, "Count of Carcassonne" ("the digest");
- * - ../shared/reference/classic-tiles.json `count_board` (the City's data).
+ * - test/fixtures/classic-tiles.json `count_board` (the City's data).
  * docs/expansions/count.md maps every rule to its code and to the row here.
  *
  * The City lies at x 0..3, y 0..2 (x grows east, y grows south): CO1 CO2 CO3 CO4 / CO5 CO6 CO7
@@ -53,7 +53,7 @@ import { tileAt } from '../src/core/board.js';
 import { cellKey } from '../src/core/state.js';
 import { PORTS } from '../src/core/types.js';
 import { Scenario, play, rigDraw, scoredOf, type Turn } from './helpers.js';
-import { REFERENCE, skipReferenceChecks } from './reference.js';
+import { REFERENCE } from './reference.js';
 
 function rulesOf(...expansions: Expansion[]): Ruleset {
   const r = createRuleset({ game: 'classic', expansions });
@@ -168,9 +168,8 @@ describe('count: the City of Carcassonne', () => {
     expect(rules.kindScoring[rules.kindNames.indexOf('carcassonne')]).toBe('city');
   });
 
-  const skipReference = skipReferenceChecks('count.test.ts');
 
-  test.skipIf(skipReference)('city: every rim port as in the reference count_board, port by port; FN, FE, FW one field each, touching the City; RN, RW, RS, CS, CE their own features (reference "E. The Count of Carcassonne")', () => {
+  test('city: every rim port as in the reference count_board, port by port; FN, FE, FW one field each, touching the City; RN, RW, RS, CS, CE their own features (reference "E. The Count of Carcassonne")', () => {
     interface RefSquare {
       id: string;
       x: number;

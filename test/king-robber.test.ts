@@ -36,7 +36,7 @@ import {
 } from '../src/index.js';
 import { KING_ROBBER, KING_ROBBER_TILES, kingRobber, type KingRobberState } from '../src/expansions/king-robber/index.js';
 import { Scenario, play, playLast, rigDraw, scoredOf, sortedScored, type Turn } from './helpers.js';
-import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet, skipReferenceChecks, sortedIds } from './reference.js';
+import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet, sortedIds } from './reference.js';
 
 function kingRobberRules(): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [kingRobber()] });
@@ -457,10 +457,9 @@ describe('king-robber: the tiles', () => {
 // ---------------------------------------------------------------------------------------------
 // The tiles against the reference
 
-const skipReference = skipReferenceChecks('king-robber.test.ts');
 const ours: readonly TileDef[] = tileDefs(rules).filter((d) => d.id.startsWith('KR-'));
 
-describe.skipIf(skipReference)('king-robber tiles: our table against ../shared/reference/classic-tiles.json (set "king_robber")', () => {
+describe('king-robber tiles: our table against test/fixtures/classic-tiles.json (set "king_robber")', () => {
   test('tiles: the same 5 tiles KR-01..KR-05, one of each', () => {
     const set = loadReferenceSet('king_robber');
     expect([set.expected_total, set.total, set.distinct]).toEqual([5, 5, 5]);

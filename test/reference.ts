@@ -1,19 +1,15 @@
 /**
- * The project's tile reference ../shared/reference/classic-tiles.json, for the tests that check
- * our tile tables against it (classic-tiles, king-robber, river and shrines, one set each).
- *
- * ../shared exists in CI. Locally, when it is missing and CI is not set, those checks are skipped
- * with a message (`skipReferenceChecks`); with CI set a missing reference is a failure, never a
- * silent skip (`referenceSets` asserts that the file is there).
+ * The project's tile reference, test/fixtures/classic-tiles.json (a verbatim copy of the
+ * reference tile compositions, schema classic-tiles/1, with JCloisterZone ids), for the tests that
+ * check our tile tables against it (classic, king-robber, river, shrines, count and tower, one set
+ * each). It lives in the repository, so the checks run in every clone.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from 'vitest';
+import { expect } from 'vitest';
 import type { TileDef, TileFeatureDef } from '../src/index.js';
 
-export const REFERENCE = fileURLToPath(new URL('../../shared/reference/classic-tiles.json', import.meta.url));
-export const referencePresent = existsSync(REFERENCE);
-export const inCI = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
+export const REFERENCE = fileURLToPath(new URL('./fixtures/classic-tiles.json', import.meta.url));
 
 /** The parts of the reference schema (classic-tiles/1) the tests read. */
 export interface RefFeature {
@@ -47,9 +43,8 @@ export interface RefSet {
 
 let sets: ReadonlyMap<string, RefSet> | undefined;
 
-/** Every set of the reference, by key. Fails (an assertion) when the reference is missing. */
+/** Every set of the reference, by key. */
 export function referenceSets(): ReadonlyMap<string, RefSet> {
-  expect(referencePresent, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
   sets ??= new Map((JSON.parse(readFileSync(REFERENCE, 'utf8')) as { sets: readonly RefSet[] }).sets.map((s) => [s.key, s]));
   return sets;
 }
@@ -59,23 +54,6 @@ export function loadReferenceSet(key: string): RefSet {
   const set = referenceSets().get(key);
   if (set === undefined) throw new Error(`${REFERENCE} has no set with key "${key}"`);
   return set;
-}
-
-/**
- * Whether the reference checks of test file `file` are to be skipped: the reference is missing
- * and CI is not set. Then it also says so on the console.
- */
-export function skipReferenceChecks(file: string): boolean {
-  const skip = !referencePresent && !inCI;
-  if (skip) console.warn(`${file}: ${REFERENCE} not found and CI is not set: skipping the tile-table checks.`);
-  return skip;
-}
-
-/** Registers a test that runs in CI only (env CI set) and fails there when the reference is missing. */
-export function testReferencePresentInCI(): void {
-  test.runIf(inCI)('the reference ../shared/reference/classic-tiles.json is present in CI', () => {
-    expect(referencePresent, `missing ${REFERENCE}: CI must provide ../shared`).toBe(true);
-  });
 }
 
 export const sortedIds = (xs: readonly string[]): string[] => [...xs].sort();

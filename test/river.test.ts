@@ -49,7 +49,7 @@ import {
   type RiverState,
 } from '../src/expansions/river/index.js';
 import { Scenario, rigDraw } from './helpers.js';
-import { REFERENCE, expectFeaturesMatch, referencePresent, referenceSets, skipReferenceChecks, type RefSet } from './reference.js';
+import { REFERENCE, expectFeaturesMatch, referenceSets, type RefSet } from './reference.js';
 
 function riverRules(set: RiverSet): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [river({ set })] });
@@ -399,11 +399,10 @@ describe('river: options', () => {
 // ---------------------------------------------------------------------------------------------
 // The tile tables against the reference (like classic-tiles.test.ts for the base set).
 
-const refSets: ReadonlyMap<string, RefSet> = referencePresent ? referenceSets() : new Map();
+const refSets: ReadonlyMap<string, RefSet> = referenceSets();
 
-const skipReference = skipReferenceChecks('river.test.ts');
 
-describe.skipIf(skipReference)('river tiles: our tables against ../shared/reference/classic-tiles.json (sets river1, river2)', () => {
+describe('river tiles: our tables against test/fixtures/classic-tiles.json (sets river1, river2)', () => {
   const tables = [
     ['river1', RIVER_I_TILES, 'I'],
     ['river2', RIVER_II_TILES, 'II'],

@@ -28,7 +28,7 @@ import {
 } from '../src/index.js';
 import { challenges, shrines, SHRINE_TILES, type ChallengeEvent } from '../src/expansions/shrines/index.js';
 import { play, playLast, rigDraw, Scenario, scoredOf, type Scored, type Turn } from './helpers.js';
-import { expectFeaturesMatch, loadReferenceSet, skipReferenceChecks } from './reference.js';
+import { expectFeaturesMatch, loadReferenceSet } from './reference.js';
 
 function shrineRules(): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [shrines()] });
@@ -110,9 +110,8 @@ describe('shrines: material and options', () => {
 // ---------------------------------------------------------------------------------------------
 // The tile table against the reference
 
-const skipReference = skipReferenceChecks('shrines.test.ts');
 
-describe.skipIf(skipReference)('shrines: our tile table against ../shared/reference/classic-tiles.json (set "shrines")', () => {
+describe('shrines: our tile table against test/fixtures/classic-tiles.json (set "shrines")', () => {
   test('tiles: the same 5 tiles SH-01..SH-05, one copy each', () => {
     const set = loadReferenceSet('shrines');
     expect(set.expected_total).toBe(5);
