@@ -140,7 +140,7 @@ describe('count: the City of Carcassonne', () => {
     expect(s.ext[COUNT]).toEqual({
       quarters: { castle: [0, 0], market: [0, 0], blacksmith: [0, 0], cathedral: [0, 0] },
       count: 'castle',
-      scoresAtPlace: [0, 0],
+      scoresBefore: [0, 0],
     });
   });
 

@@ -7,6 +7,7 @@ import { count } from '../expansions/count/index.js';
 import { kingRobber } from '../expansions/king-robber/index.js';
 import { river, type RiverSet } from '../expansions/river/index.js';
 import { shrines } from '../expansions/shrines/index.js';
+import { tower } from '../expansions/tower/index.js';
 
 /** Command-line options that expansions read (`--river-set`). */
 export interface ExpansionFlags {
@@ -19,6 +20,7 @@ export const CLI_EXPANSIONS: Readonly<Record<string, (flags: ExpansionFlags) => 
   'king-robber': () => kingRobber(),
   river: (f) => river(f.riverSet === undefined ? {} : { set: f.riverSet as RiverSet }),
   shrines: () => shrines(),
+  tower: () => tower(),
 };
 
 /** The `parseArgs` options `play` and `simulate` share: the game, its expansions, players, seed and bots. */

@@ -133,7 +133,8 @@ export interface Expansion {
   placementError?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile, x: number, y: number, rotation: Rotation): string | ExpansionError | null;
   /**
    * Why one of the expansion's moves is refused, when it is not among the legal moves: its own
-   * code and message (`'<id>/<name>'`), or null for the generic `move/not-offered`.
+   * code and message (`'<id>/<name>'`), or null for the generic error. Also asked for a move of a
+   * player who is not deciding now (null there gives `move/not-your-turn`).
    */
   moveError?(rules: Ruleset, state: Immutable<GameView>, move: Readonly<Record<string, unknown>>): ExpansionError | null;
   /**

@@ -234,6 +234,9 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
   const step = state.step;
   if (step.kind === 'game-over') return meepleError('move/game-over', 'the game is over: no move can be played');
   if (m['player'] !== step.player) {
+    // The expansion may name the refusal in its own words (The Tower: `tower/not-your-turn`).
+    const own = owner.moveError?.(rules, state, m) ?? null;
+    if (own !== null) return meepleError(own.code, own.message);
     return meepleError('move/not-your-turn', `player ${m['player']} cannot move: player ${step.player} must decide (${step.kind})`);
   }
   let offered: readonly Move[];

@@ -59,7 +59,7 @@
  * const game = newGame(rules.value, { players: 3, seed: 'count' });
  * if (!game.ok) throw new Error(game.error.message);
  * console.log(rules.value.id, game.value.tiles.length, game.value.ext['count']);
- * // classic+count{"countMoves":"clockwise"} 12 { quarters: {...}, count: 'castle', scoresAtPlace: [0, 0, 0] }
+ * // classic+count{"countMoves":"clockwise"} 12 { quarters: {...}, count: 'castle', scoresBefore: [0, 0, 0] }
  * ```
  *
  * @module
@@ -118,10 +118,12 @@ export interface CountState {
   /** Where the Count stands (it starts in the castle). */
   count: Quarter;
   /**
-   * The scores when the tile of the current turn was placed: what the players scored this turn
-   * is measured against them ("scored nothing" for the way into the City).
+   * The scores when the current turn's action was over, before its scoring: what the players
+   * scored from the tile's completed features is measured against them ("scored nothing" for the
+   * way into the City). Taken after the action, so that points that do not come from the scoring
+   * (a Tower ransom paid before) do not count.
    */
-  scoresAtPlace: number[];
+  scoresBefore: number[];
 }
 
 /** A step of the Count's (`state.step` while the game waits for one of its decisions). */
@@ -367,9 +369,15 @@ export function count(options?: CountOptions): Expansion {
     return 'wait';
   }
 
-  function afterPlace(ctx: HookContext, index: number): void {
-    if (ctx.state.tiles[index]!.player < 0) return;
-    sliceOfState(ctx.state).scoresAtPlace = [...ctx.state.scores];
+  /**
+   * The scores before the turn's scoring: "Vždy, když ve svém tahu způsobíte přidělování bodů (ve
+   * fázi 3. Započítání bodů) ..." counts only the points of the scoring phase; points from actions
+   * unrelated to the tile, such as a Tower ransom, never count (note 3 of the 2nd-edition rules:
+   * "nelze umístit za body z úkonů které nesouvisejí s kartičkou krajiny - např. ... zaplacení
+   * výkupného"), and The Tower offers no ransom while the scoring is under way.
+   */
+  function afterAction(ctx: HookContext): void {
+    sliceOfState(ctx.state).scoresBefore = [...ctx.state.scores];
   }
 
   function beforeScoring(ctx: HookContext, root: number): 'wait' | void {
@@ -389,7 +397,7 @@ export function count(options?: CountOptions): Expansion {
     const s = ctx.state;
     const p = s.active;
     if (s.supply[p]! <= 0) return;
-    const before = sliceOfState(s).scoresAtPlace;
+    const before = sliceOfState(s).scoresBefore;
     // "některý ze soupeřů alespoň jeden bod získá, zatímco vy nezískáte žádný"
     if (s.scores[p]! > before[p]!) return;
     let opponent = false;
@@ -495,6 +503,8 @@ export function count(options?: CountOptions): Expansion {
     const step = state.step;
     const slice = sliceOfState(state);
     const player = decider(state);
+    // A player who is not deciding gets the core's move/not-your-turn.
+    if (move['player'] !== player) return null;
     switch (move['type']) {
       case 'count/enter':
       case 'count/move-count': {
@@ -571,9 +581,9 @@ export function count(options?: CountOptions): Expansion {
     validate: () => problem,
     setup: (_rules, players): CountState => {
       const zeros = (): number[] => new Array<number>(players).fill(0);
-      return { quarters: { castle: zeros(), market: zeros(), blacksmith: zeros(), cathedral: zeros() }, count: 'castle', scoresAtPlace: zeros() };
+      return { quarters: { castle: zeros(), market: zeros(), blacksmith: zeros(), cathedral: zeros() }, count: 'castle', scoresBefore: zeros() };
     },
-    afterPlace,
+    afterAction,
     beforeScoring,
     afterScoring,
     beforeFinalScoring,

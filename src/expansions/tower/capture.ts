@@ -1,0 +1,143 @@
+/**
+ * Capturing: whoever adds a piece to a tower may take one follower of another player within the
+ * tower's reach prisoner, and prisoners held both ways are exchanged at once.
+ *
+ * The Tower rules, "Umístění dílku věže a uvěznění figurky": "Kdykoliv hráč umístí dílek věže,
+ * okamžitě může uvěznit jednu figurku kteréhokoliv z ostatních hráčů (ještě dříve, než se na
+ * konci kola počítají body)." The reach: the tower's own tile and, per floor, one more tile in
+ * each of the four straight directions; "Tyto možnosti nemohou přesahovat mezery v krajině": never
+ * across an empty cell. Followers on tower tops can be captured (Q&A "Mohou být uvězněny figurky
+ * na věžích? Ano."). Followers in the Count's quarters are off the board: never in reach
+ * ("Pomocí funkce věže nelze zajmout žádného družiníka ve městě Carcassonne").
+ */
+import { tileAt } from '../../core/board.js';
+import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { removeFollower } from '../../core/engine/scoring.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import { cellKey, SIDE_DELTA, type GameView, type Move } from '../../core/state.js';
+import type { Immutable } from '../../core/types.js';
+import { towerSlice, type TowerState } from './state.js';
+
+/** The `feature` a capture names for the follower on top of a tower. */
+export const TOP = 'top';
+
+/** A follower a capture may take: on local feature `feature` of the tile at `x, y`, or on top of the tower there (`'top'`). */
+export interface CaptureTarget {
+  /** Column of its tile. */
+  readonly x: number;
+  /** Row of its tile. */
+  readonly y: number;
+  /** Local feature id on that tile, or `'top'` for the follower on top of the tower standing there. */
+  readonly feature: string;
+  /** Its owner. */
+  readonly owner: number;
+}
+
+/**
+ * The cells a tower of height `height` at `x, y` reaches, as packed cell keys in ascending order
+ * (north to south, west to east): its own and up to `height` cells in each straight direction,
+ * stopping at the first empty cell. Height 0 (an empty foundation) reaches nothing.
+ */
+export function reachOf(state: Immutable<GameView>, x: number, y: number, height: number): number[] {
+  if (height <= 0) return [];
+  const home = cellKey(x, y);
+  const out = [home];
+  for (let side = 0; side < 4; side++) {
+    let k = home;
+    for (let d = 1; d <= height; d++) {
+      k += SIDE_DELTA[side]!;
+      if (tileAt(state, k) < 0) break;
+      out.push(k);
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * The followers `captor` may capture from the tower at `x, y` (height `height`), in canonical
+ * order: by cell (north to south, west to east), then by local feature, the tower top last, then
+ * by owner. Followers of one player on one feature of one tile are alike: listed once.
+ */
+export function captureTargets(rules: Ruleset, state: Immutable<GameView>, x: number, y: number, height: number, captor: number): CaptureTarget[] {
+  const slice = towerSlice(state);
+  const out: CaptureTarget[] = [];
+  for (const key of reachOf(state, x, y, height)) {
+    const t = tileAt(state, key);
+    const placed = state.tiles[t]!;
+    const found: [local: number, owner: number][] = [];
+    for (const f of state.followers) {
+      if (f.tile !== t || f.player === captor) continue;
+      if (!found.some(([l, o]) => l === f.local && o === f.player)) found.push([f.local, f.player]);
+    }
+    found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const feats = rules.tileById.get(placed.id)!.def.features;
+    for (const [local, owner] of found) out.push({ x: placed.x, y: placed.y, feature: feats[local]!.id, owner });
+    for (const tower of slice.towers) {
+      if (tower.x === placed.x && tower.y === placed.y && tower.top >= 0 && tower.top !== captor) out.push({ x: tower.x, y: tower.y, feature: TOP, owner: tower.top });
+    }
+  }
+  return out;
+}
+
+/** The moves at a `tower/capture` step: each target, then declining. */
+export function captureMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+  const step = state.step as Immutable<TowerCaptureStep>;
+  const player = step.player;
+  const out: Move[] = captureTargets(rules, state, step.x, step.y, step.height, player).map(
+    (t): Move => ({ type: 'tower/capture', player, x: t.x, y: t.y, feature: t.feature, owner: t.owner }),
+  );
+  out.push({ type: 'tower/decline', player });
+  return out;
+}
+
+/** The step after a piece was added, when someone is in reach: capture one follower, or decline. */
+export interface TowerCaptureStep {
+  /** Discriminant. */
+  readonly kind: 'tower/capture';
+  /** Who decides: the player who added the piece. */
+  readonly player: number;
+  /** Column of the tower. */
+  readonly x: number;
+  /** Row of the tower. */
+  readonly y: number;
+  /** Its new height (its reach). */
+  readonly height: number;
+}
+
+/**
+ * Takes the target prisoner (the move is a listed one), then exchanges prisoners if the two
+ * players now hold each other's followers.
+ */
+export function playCapture(ctx: HookContext, captor: number, target: CaptureTarget): void {
+  const { rules, state, emit } = ctx;
+  const slice = towerSlice(state);
+  if (target.feature === TOP) {
+    for (const tower of slice.towers) if (tower.x === target.x && tower.y === target.y) tower.top = -1;
+  } else {
+    const t = tileAt(state, cellKey(target.x, target.y));
+    const local = rules.tileById.get(state.tiles[t]!.id)!.localIndex[target.feature]!;
+    const fs = state.followers;
+    let i = 0;
+    while (!(fs[i]!.tile === t && fs[i]!.local === local && fs[i]!.player === target.owner)) i++;
+    removeFollower(state, i);
+  }
+  slice.prisoners[captor]![target.owner]!++;
+  emitExpansionEvent(emit, 'tower/captured', { player: captor, owner: target.owner, x: target.x, y: target.y, feature: target.feature });
+  exchange(ctx, slice, captor, target.owner);
+}
+
+/**
+ * "Kdykoli mají dva hráči navzájem uvězněny své figurky, okamžitě si je navzájem vymění. Figurky
+ * se vrátí zpět do zásob hráčů." Checked after every capture, so at most one pair is ever held
+ * both ways, and it is exchanged one for one. Followers of one player are all alike in the modules
+ * this library has (no large follower, builder or pig), so which one comes back is no choice.
+ */
+function exchange(ctx: HookContext, slice: TowerState, a: number, b: number): void {
+  const p = slice.prisoners;
+  if (p[a]![b]! === 0 || p[b]![a]! === 0) return;
+  p[a]![b]!--;
+  p[b]![a]!--;
+  ctx.state.supply[a]!++;
+  ctx.state.supply[b]!++;
+  emitExpansionEvent(ctx.emit, 'tower/exchanged', { players: a < b ? [a, b] : [b, a] });
+}
