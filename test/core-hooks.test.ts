@@ -92,7 +92,7 @@ function ransom(): Expansion {
     turnMoves: (_rules, state) =>
       (state.ext['ransom'] as RansomSlice).paidInTurn === state.turn ? [] : [{ type: 'ransom/pay', player: state.active }],
     moveError: (_rules, state, move) =>
-      move['type'] === 'ransom/pay' && (state.ext['ransom'] as RansomSlice).paidInTurn === state.turn
+      move['type'] === 'ransom/pay' && move['player'] === state.active && (state.ext['ransom'] as RansomSlice).paidInTurn === state.turn
         ? { code: 'ransom/already-paid', message: 'the ransom is paid once per turn' }
         : null,
     play(ctx, move) {

@@ -420,15 +420,21 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
     if (why !== null && (typeof why.message !== 'string' || why.message.length === 0)) throw new Error('empty message');
   }
 
-  /** Canonical order: placements by cell key then rotation; deployments by feature order, then pass. */
+  /**
+   * Canonical order: placements by cell key then rotation; deployments by feature order, then the
+   * expansions' moves (a tower piece; the moves of the whole turn, such as a ransom), then pass.
+   * A place-tile step lists only placements, then the moves of the whole turn.
+   */
   function checkCanonical(state: GameState, legal: readonly Move[]): void {
     const step = state.step;
     check(step.kind !== 'game-over' && legal.every((m) => m.player === step.player), () => 'every legal move is by the deciding player');
     if (step.kind === 'place-tile') {
       const frontier = new Set(frontierOf(state));
       let last = -1;
+      let aside = false;
       for (const m of legal) {
-        check(m.type === 'place', () => `${JSON.stringify(m)} at a place-tile step`);
+        if (m.type.includes('/')) aside = true;
+        check(m.type === 'place' ? !aside : aside, () => `${JSON.stringify(m)} at a place-tile step (placements, then expansion moves)`);
         if (m.type !== 'place') continue;
         check(frontier.has(cellKey(m.x, m.y)), () => `${m.x},${m.y} is not an empty cell next to a tile`);
         const key = cellKey(m.x, m.y) * 4 + m.rotation;
@@ -440,9 +446,15 @@ function propertySuite(rules: Ruleset, scale: Scale): void {
       const placed = state.tiles[state.tiles.length - 1]!;
       const order = FEATURE_IDS.get(placed.id)!;
       let last = -1;
+      let aside = false;
       for (const m of legal.slice(0, -1)) {
-        const at = m.type === 'deploy' ? order.indexOf(m.feature) : -1;
-        check(at > last, () => `deployments out of canonical order at ${JSON.stringify(m)}`);
+        if (m.type !== 'deploy') {
+          check(m.type.includes('/'), () => `${JSON.stringify(m)} at a deploy step`);
+          aside = true;
+          continue;
+        }
+        const at = order.indexOf(m.feature);
+        check(!aside && at > last, () => `deployments out of canonical order at ${JSON.stringify(m)}`);
         last = at;
       }
     }

@@ -202,7 +202,7 @@ export function tower(options?: TowerOptions): Expansion {
       for (let p = 0; p < state.players; p++) held[p]! += prisonersOf(slice, p);
       return held;
     },
-    actions: towerActions,
+    actions: towerActions(total),
     observation: towerObservation(total),
   };
 }
