@@ -44,6 +44,10 @@ interface Row {
   /** Research path: microseconds per clone of a mid-game simulator. */
   microsPerClone?: number;
   movesPerGame?: number;
+  /** Simulator path: tiles on the board at the end (start tiles included), for the cost per tile placed. */
+  tilesPerGame?: number;
+  /** Simulator path: microseconds per tile placed (1e6 / (games/s * tiles per game)). */
+  microsPerTile?: number;
   runs: number;
 }
 
@@ -82,6 +86,7 @@ interface Config {
 
 function simulatorGames({ name, rules, players }: Config): Row {
   let moves = 0;
+  let tiles = 0;
   let games = 0;
   // Playouts start from prepared positions (64 seeded new games), as in search: the figure is
   // clone + random playout to the end; set-up cost is in the applyMove figure instead.
@@ -91,10 +96,20 @@ function simulatorGames({ name, rules, players }: Config): Row {
     const random = createRandomSource(`bots-${i}`);
     sim.playout(random);
     moves += sim.state.moves.length;
+    tiles += sim.state.tiles.length;
     games++;
     return 1;
   });
-  return { config: name, path: 'simulator', gamesPerSecond: round(r.perSecond), movesPerGame: round(moves / games), runs: r.runs };
+  const perGame = tiles / games;
+  return {
+    config: name,
+    path: 'simulator',
+    gamesPerSecond: round(r.perSecond),
+    movesPerGame: round(moves / games),
+    tilesPerGame: round(perGame),
+    microsPerTile: Math.round((1e7 / (r.perSecond * perGame))) / 10,
+    runs: r.runs,
+  };
 }
 
 function applyMoveGames({ name, rules, players }: Config): Row {
@@ -210,6 +225,8 @@ const configs: Config[] = [
   { name: 'classic-2p', rules: classic, players: 2 },
   { name: 'classic-4p', rules: classic, players: 4 },
   { name: 'castle-2p', rules: castle, players: 2 },
+  // One expansion alone, measured against classic-2p per tile placed (it adds 18 tiles to 72).
+  { name: 'classic-2p+tower', rules: must(together(['tower'])), players: 2 },
   { name: `classic-2p+${ids.join('+')}`, rules: all, players: 2 },
   ...(others.length === 0 ? [] : [{ name: `classic-2p+${others.join('+')}`, rules: must(together(others)), players: 2 }]),
 ];
@@ -252,7 +269,7 @@ if (values.json) {
           : r.actionsPerSecond !== undefined
             ? `${r.actionsPerSecond} actions/s`
             : `${r.microsPerClone} us/clone`;
-    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game)` : '';
+    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''})` : '';
     console.log(`${r.config.padEnd(36)} ${r.path.padEnd(11)} ${figure}${extra}`);
   }
 }

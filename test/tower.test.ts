@@ -120,11 +120,13 @@ describe('tower tiles (reference set "tower"; the rulebook: "18 karet krajiny se
     const city = must(featureAt(rules, sc.state, { x: 1, y: 0, feature: 'c1' }));
     expect([city.kind, city.open]).toEqual(['city', 6]);
   });
-  test('tiles: every foundation tile laid adds an empty foundation (height 0) at its cell, in laying order', () => {
+  test('tiles: every foundation tile laid adds an empty foundation (height 0) at its cell; the list is kept by cell', () => {
     const sc = new Scenario(rules, 2, 'found');
     lay(sc, 'TO-02', 0, 1, 0).play({ type: 'pass', player: 0 });
     lay(sc, 'TO-03', 0, 2, 0).play({ type: 'pass', player: 1 });
+    lay(sc, 'TO-01', 0, -1, 2).play({ type: 'pass', player: 0 });
     expect(slice(sc).towers).toEqual([
+      { x: 0, y: -1, height: 0, top: -1 },
       { x: 0, y: 1, height: 0, top: -1 },
       { x: 0, y: 2, height: 0, top: -1 },
     ]);

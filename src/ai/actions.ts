@@ -8,7 +8,7 @@ import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY, type ExpansionMove, type GameState, type GameView, type Move } from '../core/state.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
-import { checkMove, listMoves } from '../core/engine/legal.js';
+import { checkMove, listMoves, turnMoves } from '../core/engine/legal.js';
 import { assertRuleset } from '../core/engine/query.js';
 import { deployTargets, playMove } from '../core/engine/play.js';
 import { chanceLabel, concealAll, playChanceExplicit, isChanceNode, isDrawable, maxChanceOutcomes, playChance, playExplicit, writeDrawable } from './chance.js';
@@ -51,7 +51,7 @@ export function writeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
   const step = s.step;
   if (step.kind === 'game-over' || isChanceNode(s)) return 0;
   const hooks = rules.hooks;
-  if (step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
+  if (step.kind === 'place-tile' && (hooks.turnMoves.length === 0 || turnMoves(rules, s).length === 0)) {
     if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
     const buf = scratch.placements;
     const n = collectPlacements(rules, s, rules.tileById.get(step.tile)!, buf);

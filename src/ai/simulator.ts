@@ -3,7 +3,7 @@
  * cheap clones and fast random playouts. It runs the engine's own rule code on a plain copy of the
  * state: no immer, no validation of states, no events.
  */
-import { randomDeploy, randomPlacement } from '../core/engine/legal.js';
+import { deployExtras, randomDeploy, randomPlacement, turnMoves } from '../core/engine/legal.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { RandomSource } from '../core/rng.js';
@@ -12,7 +12,7 @@ import { keyX, keyY, type GameState, type GameView, type Move } from '../core/st
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
 import { playMove } from '../core/engine/play.js';
-import { actionToString as actionString, capacity, combinedPlacements, newScratch, playAction, writeLegal, type Scratch } from './actions.js';
+import { actionToString as actionString, capacity, combinedPlacements, encodeSplit, newScratch, playAction, writeLegal, type Scratch } from './actions.js';
 import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExplicit, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
@@ -231,7 +231,7 @@ class Research implements ResearchSimulator {
     const w = this.#layout.window;
     // Split form: a uniform legal move is a uniform legal action (they are in bijection), and
     // placements and follower targets can be drawn without listing them.
-    if (this.form === 'split' && step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
+    if (this.form === 'split' && step.kind === 'place-tile' && (hooks.turnMoves.length === 0 || turnMoves(this.rules, s).length === 0)) {
       const scratch = this.#scratch;
       if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
       const p = randomPlacement(this.rules, s, step.tile, scratch.placements, random);
@@ -240,11 +240,15 @@ class Research implements ResearchSimulator {
       const y = keyY(key);
       move = { type: 'place', player: step.player, x, y, rotation: (p & 3) as Rotation };
       action = ((y - w.y) * w.width + (x - w.x)) * 4 + (p & 3);
-    } else if (this.form === 'split' && step.kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0) {
-      const f = randomDeploy(this.rules, s, random);
-      if (f < 0) {
+    } else if (this.form === 'split' && step.kind === 'deploy') {
+      const extras = hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0 ? [] : deployExtras(this.rules, s);
+      const f = randomDeploy(this.rules, s, random, extras);
+      if (f === -1) {
         move = { type: 'pass', player: step.player };
         action = this.#layout.pass;
+      } else if (f < -1) {
+        move = extras[-2 - f]!;
+        action = encodeSplit(this.rules, this.#layout, s, move);
       } else {
         const placed = s.tiles[s.tiles.length - 1]!;
         move = { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };

@@ -152,7 +152,8 @@ export interface Expansion {
    * piece, the fairy): the expansion's own move types, applied by `play`. The deploy step is
    * offered when a follower can be deployed or any of these exist. Also asked right after the
    * placement (the step is still `place-tile` then) to decide whether to offer the deploy step:
-   * the moves belong to `state.active`.
+   * the moves belong to `state.active`. Return a new array on every call: the core may keep and
+   * extend it.
    */
   deployMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
   /**
@@ -231,7 +232,8 @@ export interface Expansion {
   /**
    * Moves offered at every step of the active player's own turn (the Tower's ransom), next to the
    * step's own moves (before `pass` at the deploy step, after the others elsewhere). They are
-   * applied by `play`, which must leave `state.step` as it is and return `'done'`.
+   * applied by `play`, which must leave `state.step` as it is and return `'done'`. Return a new
+   * array on every call: the core may hand it on as a list of legal moves.
    */
   turnMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
   /**

@@ -34,10 +34,8 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
     for (let f = 0; f < feats.length; f++) {
       if (bits & (1 << f)) out.push({ type: 'deploy', player: step.player, feature: feats[f]!.id });
     }
-    // Expansions' alternatives to a follower (in hook order), then passing.
-    const extra = rules.hooks.deployMoves;
-    for (let i = 0; i < extra.length; i++) out.push(...extra[i]!(rules, state));
-    out.push(...turnMoves(rules, state));
+    // Expansions' alternatives to a follower (in hook order), the moves of the whole turn, then passing.
+    out.push(...deployExtras(rules, state));
     out.push({ type: 'pass', player: step.player });
     return out;
   } else if (step.kind !== 'game-over') {
@@ -50,69 +48,89 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   return out;
 }
 
-/** The moves offered at any step of the active player's own turn (ransom), in hook order. */
-function turnMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+/** The moves offered at any step of the active player's own turn (ransom), in hook order. @internal */
+export function turnMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const hooks = rules.hooks.turnMoves;
   const step = state.step;
   if (hooks.length === 0 || step.kind === 'game-over' || step.player !== state.active) return [];
+  // One module's list is handed on as it is (lists are fresh and owned by the caller).
+  if (hooks.length === 1) return hooks[0]!(rules, state);
   const out: Move[] = [];
   for (let i = 0; i < hooks.length; i++) out.push(...hooks[i]!(rules, state));
   return out;
 }
 
-/** Whether the current step's moves can only be had by listing them (expansion moves involved). */
-function listed(rules: Ruleset, state: Immutable<GameView>): boolean {
-  const kind = state.step.kind;
-  return kind.includes('/') || (kind === 'deploy' && rules.hooks.deployMoves.length > 0) || rules.hooks.turnMoves.length > 0;
+/**
+ * The moves of the deploy step that are not deployments, in canonical order: the expansions'
+ * alternatives (`deployMoves`, hook order), then the moves of the whole turn. `pass` not included. @internal
+ */
+export function deployExtras(rules: Ruleset, state: Immutable<GameView>): Move[] {
+  const extra = rules.hooks.deployMoves;
+  if (extra.length === 0) return turnMoves(rules, state);
+  const out: Move[] = extra[0]!(rules, state);
+  for (let i = 1; i < extra.length; i++) out.push(...extra[i]!(rules, state));
+  const turn = turnMoves(rules, state);
+  for (let i = 0; i < turn.length; i++) out.push(turn[i]!);
+  return out;
 }
 
-/** Number of legal moves (without building them). @internal */
+/** Number of legal moves (without building the placements and deployments). @internal */
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
-  if (listed(rules, state)) return listMoves(rules, state).length;
-  if (step.kind === 'place-tile') return placements(rules, state, rules.tileById.get(step.tile)!).length;
-  if (step.kind === 'deploy') {
-    let bits = deployTargets(rules, state);
-    let n = 1;
-    while (bits !== 0) {
-      bits &= bits - 1;
-      n++;
-    }
-    return n;
-  }
-  return 0;
+  if (step.kind === 'place-tile') return placements(rules, state, rules.tileById.get(step.tile)!).length + turnMoves(rules, state).length;
+  if (step.kind === 'deploy') return bitCount(deployTargets(rules, state)) + deployExtras(rules, state).length + 1;
+  if (step.kind === 'game-over') return 0;
+  return listMoves(rules, state).length;
 }
 
-/** The n-th legal move in canonical order (0 <= n < countMoves). @internal */
+function bitCount(bits: number): number {
+  let n = 0;
+  for (let b = bits; b !== 0; b &= b - 1) n++;
+  return n;
+}
+
+/** The n-th legal move in canonical order (0 <= n < countMoves), building only what it needs. @internal */
 export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): Move {
   const step = state.step;
-  if (step.kind === 'place-tile' && rules.hooks.turnMoves.length === 0) {
-    const p = placements(rules, state, rules.tileById.get(step.tile)!)[n];
-    if (p === undefined) throw new Error(`no placement #${n}`);
+  if (step.kind === 'place-tile') {
+    const found = placements(rules, state, rules.tileById.get(step.tile)!);
+    const p = found[n];
+    if (p === undefined) {
+      const m = turnMoves(rules, state)[n - found.length];
+      if (m === undefined || n < 0) throw new Error(`no move #${n}`);
+      return m;
+    }
     const key = (p / 4) | 0;
     return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
   }
-  if (listed(rules, state)) {
-    const m = listMoves(rules, state)[n];
-    if (m === undefined) throw new Error(`no move #${n}`);
+  if (step.kind === 'deploy') {
+    const m = deployMoveAt(rules, state, deployTargets(rules, state), n);
+    if (m === null) throw new Error(`no move #${n}`);
     return m;
   }
-  if (step.kind === 'deploy') {
-    const bits = deployTargets(rules, state);
-    const placed = state.tiles[state.tiles.length - 1]!;
-    const feats = rules.tileById.get(placed.id)!.def.features;
-    for (let f = 0; f < feats.length; f++) {
-      if (bits & (1 << f) && n-- === 0) return { type: 'deploy', player: step.player, feature: feats[f]!.id };
-    }
-    if (n === 0) return { type: 'pass', player: step.player };
+  const m = step.kind === 'game-over' ? undefined : listMoves(rules, state)[n];
+  if (m === undefined) throw new Error(`no move #${n}`);
+  return m;
+}
+
+/** Move `i` of the deploy step whose deploy targets are `bits`: a deployment, an extra (see `deployExtras`), or pass; null past the end. */
+function deployMoveAt(rules: Ruleset, state: Immutable<GameView>, bits: number, i: number): Move | null {
+  const player = (state.step as { player: number }).player;
+  if (i < 0) return null;
+  const placed = state.tiles[state.tiles.length - 1]!;
+  for (let f = 0; bits >>> f !== 0; f++) {
+    if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player, feature: rules.tileById.get(placed.id)!.def.features[f]!.id };
   }
-  throw new Error(`no move #${n}`);
+  const extras = rules.hooks.deployMoves.length === 0 && rules.hooks.turnMoves.length === 0 ? [] : deployExtras(rules, state);
+  if (i < extras.length) return extras[i]!;
+  return i === extras.length ? { type: 'pass', player } : null;
 }
 
 /**
  * `random(n)` picks one of the `n` placements of the drawn tile, in canonical order, as
  * `key * 4 + rotation` (what `legalMoves()[random(n)]` would place). `buf` must hold
- * `4 * frontier.length` entries. For playouts: no move list is built. @internal
+ * `4 * frontier.length` entries. For playouts: no move list is built. Only when no move of the
+ * whole turn is offered (see {@link randomPlaceStep}). @internal
  */
 export function randomPlacement(rules: Ruleset, s: Immutable<GameView>, tile: string, buf: Int32Array, random: (n: number) => number): number {
   const n = collectPlacements(rules, s, rules.tileById.get(tile)!, buf);
@@ -120,16 +138,26 @@ export function randomPlacement(rules: Ruleset, s: Immutable<GameView>, tile: st
 }
 
 /**
- * At a deploy step without expansion moves: `random(n)` picks one of the deploy targets (local
- * feature order) or, last, passing, as `legalMoves()[random(n)]` would. Returns the local feature,
- * or -1 for pass. @internal
+ * At a place-tile step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]`
+ * would, returning a placement as `key * 4 + rotation` (>= 0), or `-1 - i` for the i-th move of
+ * the whole turn (`turn[i]`, from {@link turnMoves}, passed in). @internal
  */
-export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number): number {
+export function randomPlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: string, turn: readonly Move[], buf: Int32Array, random: (n: number) => number): number {
+  const n = collectPlacements(rules, s, rules.tileById.get(tile)!, buf);
+  const i = random(n + turn.length);
+  return i < n ? buf[i]! : -1 - (i - n);
+}
+
+/**
+ * At a deploy step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]` would.
+ * Returns the local feature of a deployment (>= 0), -1 for pass, or `-2 - i` for `extras[i]`
+ * (the expansions' moves of the step, from {@link deployExtras}, passed in; empty without them). @internal
+ */
+export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, extras: readonly Move[] = []): number {
   const bits = deployTargets(rules, s);
-  let n = 1;
-  for (let b = bits; b !== 0; b &= b - 1) n++;
-  let i = random(n);
-  if (i === n - 1) return -1;
+  const d = bitCount(bits);
+  let i = random(d + extras.length + 1);
+  if (i >= d) return i === d + extras.length ? -1 : -2 - (i - d);
   for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return f;
 }
 

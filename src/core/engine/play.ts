@@ -65,7 +65,8 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
 
 /**
  * Applies a legal move to `s` in place. `owned`: the move is a fresh object of the core's own
- * shape that nobody else holds (a playout's), so the history may keep it instead of a copy. @internal
+ * shape, or one an expansion's move list just made, that nobody else holds (a playout's), so the
+ * history may keep it instead of a copy. @internal
  */
 export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, owned = false): void {
   const step = s.step;
@@ -83,7 +84,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, o
     return;
   }
   if (move.type.includes('/')) {
-    playExpansionMove(rules, s, move as ExpansionMove, emit);
+    playExpansionMove(rules, s, move as ExpansionMove, emit, owned);
     return;
   }
   if (step.kind === 'deploy' && move.type === 'deploy') {
@@ -144,9 +145,9 @@ export function ownerOf(rules: Ruleset, name: string): Expansion | undefined {
   return rules.expansions.find((e) => e.id === id);
 }
 
-/** Plays an expansion's move (at the deploy step, or at one of its own steps). */
-function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, emit: Emit): void {
-  s.moves.push(deepFreezeJson(cloneJson(move)));
+/** Plays an expansion's move (at the deploy step, or at one of its own steps); `owned` as for {@link playMove}. */
+function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, emit: Emit, owned: boolean): void {
+  s.moves.push(owned ? move : deepFreezeJson(cloneJson(move)));
   const owner = ownerOf(rules, move.type)!;
   if (owner.turnMoves !== undefined && isListed(owner.turnMoves(rules, s), move)) {
     // A move of the whole turn (ransom): played aside, the step stays what it was.

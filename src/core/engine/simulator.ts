@@ -11,7 +11,9 @@ import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { freeze } from 'immer';
 import { cloneState } from './clone.js';
-import { checkMove, countMoves, listMoves, nthMove, randomDeploy, randomPlacement } from './legal.js';
+import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, turnMoves } from './legal.js';
+
+const NO_MOVES: readonly Move[] = [];
 import { playMove } from './play.js';
 import { keyX, keyY } from '../state.js';
 import type { Rotation } from '../types.js';
@@ -153,20 +155,26 @@ class SimulatorImpl implements Simulator {
   #randomMove(random: RandomSource): Move {
     const s = this.#s;
     const step = s.step;
-    const hooks = this.rules.hooks;
-    if (step.kind === 'place-tile' && hooks.turnMoves.length === 0) {
+    if (step.kind === 'place-tile') {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
-      const p = randomPlacement(this.rules, s, step.tile, this.#buf, random);
+      const turn = turnMoves(this.rules, s);
+      const p = randomPlaceStep(this.rules, s, step.tile, turn, this.#buf, random);
+      if (p < 0) return turn[-1 - p]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
     }
-    if (step.kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0) {
-      const f = randomDeploy(this.rules, s, random);
-      if (f < 0) return { type: 'pass', player: step.player };
+    if (step.kind === 'deploy') {
+      const hooks = this.rules.hooks;
+      const extras = hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0 ? NO_MOVES : deployExtras(this.rules, s);
+      const f = randomDeploy(this.rules, s, random, extras);
+      if (f === -1) return { type: 'pass', player: step.player };
+      if (f < -1) return extras[-2 - f]!;
       const placed = s.tiles[s.tiles.length - 1]!;
       return { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };
     }
-    return nthMove(this.rules, s, random(countMoves(this.rules, s)));
+    // A module's own step: its list is short; build it once.
+    const list = listMoves(this.rules, s);
+    return list[random(list.length)]!;
   }
   clone(): Simulator {
     return new SimulatorImpl(this.rules, cloneState(this.#s), this.#collect);

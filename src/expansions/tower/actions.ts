@@ -2,8 +2,8 @@
  * The Tower's part of the integer action encoding of `meeplekit/ai` (`Expansion.actions`),
  * version 1. Small on purpose: the combined form multiplies every placement by the ids of the
  * deploy step, so a module's block should not grow with the board. Local ids, in this order:
- * - `tower/build` on foundation i: `i` (foundations numbered in the order their tiles were laid,
- *   as `state.ext.tower.towers` lists them; `foundations` of them);
+ * - `tower/build` on foundation i: `i` (foundations numbered by cell, north to south, west to
+ *   east, as `state.ext.tower.towers` lists them; `foundations` of them);
  * - `tower/cap` on foundation i: `foundations + i`;
  * - `tower/capture` of the r-th target in canonical order (`captureTargets`): `2 * foundations + r`,
  *   for r below {@link CAPTURE_IDS} (every follower of the game fits);

@@ -8,15 +8,10 @@
  */
 import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import { cellKey, type GameView, type Move } from '../../core/state.js';
+import type { GameView, Move } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
-import { captureTargets } from './capture.js';
-import { towerIndexAt, towerSlice, type Tower, type TowerState } from './state.js';
-
-/** The towers in canonical order: by cell, north to south, west to east. */
-export function towersByCell(slice: Immutable<TowerState>): Immutable<Tower>[] {
-  return [...slice.towers].sort((a, b) => cellKey(a.x, a.y) - cellKey(b.x, b.y));
-}
+import { canCapture } from './capture.js';
+import { towerIndexAt, towerSlice } from './state.js';
 
 /**
  * The Tower's alternatives to a follower at the deploy step, for the player who placed the tile:
@@ -29,7 +24,7 @@ export function actionMoves(_rules: Ruleset, state: Immutable<GameView>): Move[]
   if (slice.towers.length === 0) return [];
   const player = state.active;
   const out: Move[] = [];
-  const sorted = towersByCell(slice);
+  const sorted = slice.towers; // kept by cell (canonical order)
   if (slice.pieces[player]! > 0) {
     for (const t of sorted) if (t.top < 0) out.push({ type: 'tower/build', player, x: t.x, y: t.y });
   }
@@ -44,13 +39,13 @@ export function actionMoves(_rules: Ruleset, state: Immutable<GameView>): Move[]
  * is in reach, asks for the capture (`'wait'` on a `tower/capture` step), else `'done'`.
  */
 export function playBuild(ctx: HookContext, player: number, x: number, y: number): 'wait' | 'done' {
-  const { rules, state, emit } = ctx;
+  const { state, emit } = ctx;
   const slice = towerSlice(state);
   const tower = slice.towers[towerIndexAt(slice, x, y)]!;
   tower.height++;
   slice.pieces[player]!--;
   emitExpansionEvent(emit, 'tower/built', { player, x, y, height: tower.height });
-  if (captureTargets(rules, state, x, y, tower.height, player).length === 0) return 'done';
+  if (!canCapture(state, x, y, tower.height, player)) return 'done';
   state.step = { kind: 'tower/capture', player, x, y, height: tower.height };
   return 'wait';
 }

@@ -41,16 +41,20 @@ export interface CaptureTarget {
 export function reachOf(state: Immutable<GameView>, x: number, y: number, height: number): number[] {
   if (height <= 0) return [];
   const home = cellKey(x, y);
-  const out = [home];
+  // How far the reach goes on each side (N, E, S, W) before an empty cell or the height stops it.
+  const far = [0, 0, 0, 0];
   for (let side = 0; side < 4; side++) {
     let k = home;
-    for (let d = 1; d <= height; d++) {
-      k += SIDE_DELTA[side]!;
-      if (tileAt(state, k) < 0) break;
-      out.push(k);
-    }
+    while (far[side]! < height && tileAt(state, (k += SIDE_DELTA[side]!)) >= 0) far[side]!++;
   }
-  return out.sort((a, b) => a - b);
+  // Ascending keys without sorting: north (farthest first), west (farthest first), home, east, south.
+  const out: number[] = [];
+  for (let d = far[0]!; d >= 1; d--) out.push(home + d * SIDE_DELTA[0]!);
+  for (let d = far[3]!; d >= 1; d--) out.push(home + d * SIDE_DELTA[3]!);
+  out.push(home);
+  for (let d = 1; d <= far[1]!; d++) out.push(home + d * SIDE_DELTA[1]!);
+  for (let d = 1; d <= far[2]!; d++) out.push(home + d * SIDE_DELTA[2]!);
+  return out;
 }
 
 /**
@@ -77,6 +81,36 @@ export function captureTargets(rules: Ruleset, state: Immutable<GameView>, x: nu
     }
   }
   return out;
+}
+
+/**
+ * Whether `captor` has anything to capture from the tower at `x, y` of height `height` (the
+ * question {@link captureTargets} answers in full, without building the list: asked after every
+ * piece added).
+ */
+export function canCapture(state: Immutable<GameView>, x: number, y: number, height: number, captor: number): boolean {
+  const fs = state.followers;
+  const slice = towerSlice(state);
+  const home = cellKey(x, y);
+  const inReach = (k: number): boolean => {
+    const t = tileAt(state, k);
+    if (t < 0) return false;
+    for (let i = 0; i < fs.length; i++) if (fs[i]!.tile === t && fs[i]!.player !== captor) return true;
+    const placed = state.tiles[t]!;
+    for (const tower of slice.towers) if (tower.top >= 0 && tower.top !== captor && tower.x === placed.x && tower.y === placed.y) return true;
+    return false;
+  };
+  if (height <= 0) return false;
+  if (inReach(home)) return true;
+  for (let side = 0; side < 4; side++) {
+    let k = home;
+    for (let d = 1; d <= height; d++) {
+      k += SIDE_DELTA[side]!;
+      if (tileAt(state, k) < 0) break;
+      if (inReach(k)) return true;
+    }
+  }
+  return false;
 }
 
 /** The moves at a `tower/capture` step: each target, then declining. */

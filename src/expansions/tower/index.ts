@@ -56,7 +56,7 @@
 import { showValue } from '../../core/errors.js';
 import type { Expansion, HookContext } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import type { ExpansionMove, GameView } from '../../core/state.js';
+import { cellKey, type ExpansionMove, type GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
 import { towerActions } from './actions.js';
 import { actionMoves, playBuild, playCap } from './build.js';
@@ -155,7 +155,13 @@ export function tower(options?: TowerOptions): Expansion {
 
   function afterPlace(ctx: HookContext, index: number): void {
     const placed = ctx.state.tiles[index]!;
-    if (foundations.has(placed.id)) towerSlice(ctx.state).towers.push({ x: placed.x, y: placed.y, height: 0, top: -1 });
+    if (!foundations.has(placed.id)) return;
+    // Kept in canonical order (by cell), so that moves list them without sorting.
+    const towers = towerSlice(ctx.state).towers;
+    const key = cellKey(placed.x, placed.y);
+    let at = towers.length;
+    while (at > 0 && cellKey(towers[at - 1]!.x, towers[at - 1]!.y) > key) at--;
+    towers.splice(at, 0, { x: placed.x, y: placed.y, height: 0, top: -1 });
   }
 
   function play(ctx: HookContext, move: ExpansionMove): 'wait' | 'done' {

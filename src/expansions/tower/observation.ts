@@ -1,8 +1,9 @@
 /**
  * The Tower's public features in the observation vector of `meeplekit/ai` (`Expansion.observation`):
  * tower pieces left and prisoners per player (observer first, then in seat order), whether the
- * active player paid a ransom this turn, then one slot per foundation in the order their tiles were
- * laid: present, column, row, height, and who has a follower on top (one-hot, observer first).
+ * active player paid a ransom this turn, then one slot per foundation on the board, by cell (north
+ * to south, west to east): present, column, row, height, and who has a follower on top (one-hot,
+ * observer first).
  */
 import type { Expansion } from '../../core/expansion.js';
 import { towerSlice } from './state.js';

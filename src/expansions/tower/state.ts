@@ -32,7 +32,7 @@ export interface Tower {
 export interface TowerState {
   /** Tower pieces left per player. */
   pieces: number[];
-  /** Every foundation on the board, in the order its tile was laid. */
+  /** Every foundation on the board, in canonical order: by cell, north to south, west to east. */
   towers: Tower[];
   /** `prisoners[captor][owner]`: followers of `owner` held by `captor` (never both ways at once: they are exchanged). */
   prisoners: number[][];
