@@ -197,3 +197,21 @@ describe('meeplekit play refuses bad arguments with code 2 and a message on stde
     );
   });
 });
+
+describe('meeplekit play --expansions tower (issue: The Tower)', () => {
+  const sets = ['tower', 'tower,shrines', 'tower,count,king-robber,shrines', 'river,king-robber,shrines,tower'];
+  test.each(sets)('plays a deterministic game, every tile accounted for, text agreeing with JSON (--expansions %s)', (list) => {
+    const args = ['--expansions', list, '--players', '3', '--seed', 'towers'];
+    expect(ok(args)).toBe(ok(args));
+    const j = json(args);
+    expect(j.ruleset).toMatch(/\+tower/);
+    expect(textResult(ok(args))).toMatchObject({ scores: j.scores, winners: j.winners, turns: j.turns });
+  });
+  test('a Tower game shows its actions with their fields, and every 72 + 18 tiles are placed or discarded', () => {
+    const text = ok(['--expansions', 'tower', '--players', '3', '--seed', 'r1']);
+    expect(text).toMatch(/tower\/built P\d \(x -?\d+, y -?\d+, height \d+\)/);
+    expect(text).toMatch(/P\d -3 tower\/ransom, P\d \+3 tower\/ransom, tower\/ransomed P\d \(captor \d\)/);
+    const j = json(['--expansions', 'tower', '--players', '3', '--seed', 'r1']);
+    expect(j.tilesPlaced + j.discarded).toBe(90);
+  });
+});

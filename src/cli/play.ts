@@ -113,6 +113,21 @@ export function runPlay(args: readonly string[]): CommandOutput {
   return { stdout: `${lines.join('\n')}\n`, stderr: '', code: 0 };
 }
 
+/** An expansion event's fields other than its type and player, as `name value` pairs (a feature as `kind at x,y`). */
+function eventDetails(e: ExpansionEvent): string {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(e)) {
+    if (k === 'type' || k === 'player') continue;
+    if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out.push(`${k} ${v}`);
+    else if (Array.isArray(v)) out.push(`${k} ${v.join('/')}`);
+    else if (v !== null && typeof v === 'object' && 'kind' in v && 'x' in v && 'y' in v) {
+      const f = v as { kind: unknown; x: unknown; y: unknown };
+      out.push(`${k} ${String(f.kind)} at ${String(f.x)},${String(f.y)}`);
+    }
+  }
+  return out.join(', ');
+}
+
 function describeTurn(turn: number, events: readonly GameEvent[]): string {
   const parts: string[] = [];
   let who = '';
@@ -129,7 +144,7 @@ function describeTurn(turn: number, events: readonly GameEvent[]): string {
         parts.push(`${FIGURE[e.at.kind] ?? 'follower'} on ${e.at.feature}`);
         break;
       case 'scored':
-        parts.push(`P${e.player} +${e.points} ${e.feature?.kind ?? e.reason}`);
+        parts.push(`P${e.player} ${e.points < 0 ? e.points : `+${e.points}`} ${e.feature?.kind ?? e.reason}`);
         break;
       case 'castle/token-taken':
         parts.push(`P${String(e['player'])} takes wall token ${String(e['token'])} at ${String(e['space'])}`);
@@ -141,7 +156,8 @@ function describeTurn(turn: number, events: readonly GameEvent[]): string {
         // An expansion's own event: name it, with its player if it has one.
         if (e.type.includes('/')) {
           const who = (e as ExpansionEvent)['player'];
-          parts.push(typeof who === 'number' ? `${e.type} P${who}` : e.type);
+          const details = eventDetails(e as ExpansionEvent);
+          parts.push(`${typeof who === 'number' ? `${e.type} P${who}` : e.type}${details === '' ? '' : ` (${details})`}`);
         }
         break;
     }
