@@ -1,6 +1,6 @@
 /**
  * The Castle's data (src/games/castle/data.ts, reconstruction.ts): the shipped reconstruction
- * loads and satisfies every fact of ../shared/reference/castle-known-facts.md; each validation
+ * loads and satisfies every known fact about The Castle's components; each validation
  * error has a named row with its code and message; random garbage and random mutations of the
  * shipped data never throw. Counts checked here are those of the shipped data, never claims about
  * the real game's tiles.

@@ -1,7 +1,7 @@
 /**
  * Carcassonne: The Castle: one hand-worked position per rule, each row citing the Czech rulebook
- * (../shared/rules/the-castle.cs.txt, "the rulebook", the authority) or the project's reading of it
- * (../shared/rules/digest-castle.md, "the digest"). Every worked example of the rulebook has its
+ * (the Czech rulebook of The Castle, "the rulebook", the authority) or the project's reading of it
+ * (the Castle digest, "the digest"). Every worked example of the rulebook has its
  * row (search the names for "rulebook example").
  *
  * The board is the reconstructed wall (its area, track, towers and pieces) with seven start

@@ -1,6 +1,6 @@
 /**
  * Classic Carcassonne, base game: one hand-worked position per rule of
- * ../shared/rules/digest-classic.md ("the digest"), each row citing the rule it proves.
+ * the classic digest ("the digest"), each row citing the rule it proves.
  * docs/rules/classic.md maps every rule to its implementation and to the row here.
  *
  * Conventions used in the drawings: x grows east, y grows south; the start tile D lies at 0,0

@@ -1,10 +1,10 @@
 /**
  * The Count of Carcassonne (`meeplekit/expansions/count`): one hand-worked position per rule, each
  * row citing its source:
- * - ../shared/rules/count-king-robber-shrines.cs.txt, "Hrabě z Carcassonne" ("the rules": the 2nd
+ * - the Czech 2nd-edition rules of the Count, King and Robber and Shrines, "Hrabě z Carcassonne" ("the rules": the 2nd
  *   edition, the authority), with its examples 1 and 2 and its footnotes;
- * - ../shared/rules/count-of-carcassonne.cs.txt ("the older sheet": the edition-1 option);
- * - ../shared/rules/digest-expansions.md, "Count of Carcassonne" ("the digest");
+ * - the older Czech sheet of the Count of Carcassonne ("the older sheet": the edition-1 option);
+ * - the expansions digest, "Count of Carcassonne" ("the digest");
  * - test/fixtures/classic-tiles.json `count_board` (the City's data).
  * docs/expansions/count.md maps every rule to its code and to the row here.
  *

@@ -1,13 +1,13 @@
 /**
  * King and Robber Baron (`meeplekit/expansions/king-robber`): one hand-worked position per rule,
  * each row citing its source:
- * - ../shared/rules/digest-expansions.md, "King and Robber Baron" ("the digest");
- * - the Czech original at the end of ../shared/rules/the-castle.cs.txt, "Carcassonne Král &
+ * - the expansions digest, "King and Robber Baron" ("the digest");
+ * - the Czech original at the end of the Czech rulebook of The Castle, "Carcassonne Král &
  *   Zvěď" ("the original"): "V okamžiku, kdy některý hráč dokončí město, vezme si krále. Jakmile
  *   však jiný hráč uzavře větší město (= položí poslední kartu), putuje král k němu. Kdo má na
  *   konci hry krále, dostane za každé uzavřené město 1 bod." and "Loupeživý rytíř funguje stejně
  *   jako král, avšak na cestě.";
- * - the 2nd-edition annotated rules, ../shared/rules/count-king-robber-shrines.cs.txt, "Král"
+ * - the 2nd-edition annotated rules, the Czech 2nd-edition rules of the Count, King and Robber and Shrines, "Král"
  *   ("the annotated rules"): the King goes to the player who completes the first city "whether or
  *   not they scored points" ("přitom je jedno, zda zároveň získal nějaké body, nebo ne"); a later
  *   larger city ("rozkládající se na více kartičkách": more tiles) takes it, its completer

@@ -1,8 +1,8 @@
 /**
  * The River expansion (River I, River II, both): one row per rule, each citing its source:
- * ../shared/rules/digest-expansions.md, section "River" ("the digest"); the Czech River I text in
- * ../shared/rules/the-castle.cs.txt, "Carcassonne Řeka" ("the Czech text": "žádné zpětné
- * obrátky" = no U-turns); the tile reference ../shared/reference/classic-tiles.md "B1"/"B2"; and
+ * the expansions digest, section "River" ("the digest"); the Czech River I text in
+ * the Czech rulebook of The Castle, "Carcassonne Řeka" ("the Czech text": "žádné zpětné
+ * obrátky" = no U-turns); the tile reference the tile reference "B1"/"B2"; and
  * the published rulings listed in docs/expansions/river.md ("Rulings"):
  * - Hans im Glück's answer in the Big Box River FAQ (quoted on modernjive.com/carcassonne/
  *   carcassonnetheriver.htm, papageek.com/car/river.htm and Wikicarpedia "River"): only

@@ -1,7 +1,7 @@
 /**
  * Shrines (heretics): one hand-worked position per rule, each row citing the project's digest
- * (../shared/rules/digest-expansions.md, "Shrines (heretics)", "the digest") and the Czech
- * 2nd-edition annotated original (../shared/rules/count-king-robber-shrines.cs.txt, section
+ * (the expansions digest, "Shrines (heretics)", "the digest") and the Czech
+ * 2nd-edition annotated original (the Czech 2nd-edition rules of the Count, King and Robber and Shrines, section
  * "Svatyně", "the original"; it wins where the two differ). docs/expansions/shrines.md maps each
  * rule to its code and to the rows here.
  *

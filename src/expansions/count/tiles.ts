@@ -1,6 +1,6 @@
 /**
  * The City of Carcassonne as tile data: 12 squares CO1..CO12 laid at x 0..3, y 0..2, unturned.
- * Source: ../shared/reference/classic-tiles.md section "E. The Count of Carcassonne" and
+ * Source: the tile reference section "E. The Count of Carcassonne" and
  * classic-tiles.json `count_board`; test/count.test.ts checks every rim port against it.
  */
 import type { FeatureKindDef } from '../../core/tiles.js';

@@ -65,7 +65,7 @@ export const SHRINE_KIND: FeatureKindDef = {
 
 /**
  * The 5 shrine tiles (ids as in the reference, SH-01 to SH-05), in the project's tile spec
- * (`parseTileSpec`; `h` is the shrine). Source: ../shared/reference/classic-tiles.json, set
+ * (`parseTileSpec`; `h` is the shrine). Source: test/fixtures/classic-tiles.json, set
  * "shrines"; test/shrines.test.ts checks this table against it port by port.
  */
 export const SHRINE_TILES: readonly (readonly [id: string, count: number, spec: string])[] = [

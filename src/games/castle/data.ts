@@ -2,7 +2,7 @@
  * The Castle's board and tile data: the plain JSON formats ({@link CastleLayoutData},
  * {@link CastleTileSetData}), their validation, and their compilation into what the engine uses
  * ({@link CastleLayout}, `TileDef`s). The real wall layout and tile list are not public (see
- * ../shared/reference/castle-known-facts.md), so the library ships a reconstruction and loads any
+ * the known facts of The Castle's components), so the library ships a reconstruction and loads any
  * other data through these functions: exact data can replace it without a code change.
  *
  * Validation never throws, whatever the input: every failure is an `options/castle-layout` or

@@ -1,6 +1,6 @@
 /**
  * Feature kinds of Carcassonne: The Castle, with their codes in the tile notation.
- * Rules: ../shared/rules/digest-castle.md.
+ * Rules: the Castle digest.
  *
  * Only paths must match (digest, turn step 1): a path owns the middle port of an edge and gives
  * that edge class 1; towers, houses and courts give class 0, so a path never faces a non-path

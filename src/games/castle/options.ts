@@ -1,6 +1,6 @@
 /**
  * The Castle's options: its board and tile data (the shipped reconstruction by default) and the
- * rule questions the digest leaves open (../shared/rules/digest-castle.md, "Open questions"),
+ * rule questions the digest leaves open (the Castle digest, "Open questions"),
  * validated into a normalized form whose non-default entries name the ruleset.
  */
 import { meepleError, showValue, type MeepleError } from '../../core/errors.js';

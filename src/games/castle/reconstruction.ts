@@ -1,7 +1,7 @@
 /**
  * The default data of Carcassonne: The Castle: a RECONSTRUCTED wall layout and tile set. The
  * real ones exist only as pictures on the physical game; no public text gives them (see
- * ../shared/reference/castle-known-facts.md). Both objects say so in `provenance` and `notes`,
+ * the known facts of The Castle components). Both objects say so in `provenance` and `notes`,
  * and any other data in the same format can replace them (`createRuleset({ game: 'castle',
  * options: { layout, tiles } })`). test/castle-data.test.ts checks every known fact below.
  *
@@ -46,7 +46,7 @@ export const RECONSTRUCTED_LAYOUT: CastleLayoutData = {
   provenance: 'reconstructed',
   notes:
     'RECONSTRUCTION, not the printed wall: the real layout of Carcassonne: The Castle is not public. ' +
-    'It satisfies every fact known (../shared/reference/castle-known-facts.md): 76 play-area cells in an ' +
+    'It satisfies every known fact about the components: 76 play-area cells in an ' +
     'irregular right-angled shape (not a rectangle) inside one closed wall; a track of 100 spaces 0..99 ' +
     'running once round the wall; 14 wall towers of two consecutive spaces standing at bends of the wall, ' +
     'among them 0/1, 12/13 and 33/34 (the one holding 33); 10 wall pieces meeting between 27/28, 47/48, ' +
@@ -131,7 +131,7 @@ export const RECONSTRUCTED_TILES: CastleTileSetData = {
   provenance: 'reconstructed',
   notes:
     'RECONSTRUCTION, not the printed tiles: the 60-tile composition of Carcassonne: The Castle is not public. ' +
-    'It satisfies every fact known (../shared/reference/castle-known-facts.md): 60 tiles carrying paths, ' +
+    'It satisfies every known fact about the components: 60 tiles carrying paths, ' +
     'towers, houses and courts, every type common; paths only on the middle of an edge; squares ending the ' +
     'paths that touch them (with 2, 3 and 4 arms); wells on paths (8 tiles); markets in courts (10 tiles, ' +
     'at least the 5 a rulebook example shows); branches and a crossing without a square; paths ending in a ' +

@@ -1,6 +1,6 @@
 /**
  * Classic Carcassonne, base game (2nd edition): feature kinds, tiles, scoring.
- * Rules: ../shared/rules/digest-classic.md; see docs/rules/classic.md for each rule and its test.
+ * Rules: the classic digest; see docs/rules/classic.md for each rule and its test.
  */
 import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';

@@ -2,7 +2,7 @@
  * The 72 tiles of the classic base game (2nd edition), in the project's compact tile spec
  * (see `parseTileSpec`): features separated by spaces, `code[+pennant][:ports][>adjacent cities]`.
  * Codes: c city, r road, f field, m cloister. Ports clockwise from the north-west corner,
- * a bare side letter meaning its three ports. Source: ../shared/reference/classic-tiles.json
+ * a bare side letter meaning its three ports. Source: test/fixtures/classic-tiles.json
  * (base set); test/classic-tiles.test.ts checks this table against it port by port.
  */
 export const CLASSIC_BASE_TILES: readonly (readonly [id: string, count: number, spec: string])[] = [
