@@ -31,13 +31,14 @@ import { challenges, shrines } from '../src/expansions/shrines/index.js';
 import { count } from '../src/expansions/count/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
-import { captureTargets, reachOf, TOWER_PIECES, TOWER_TILES, tower, type TowerState } from '../src/expansions/tower/index.js';
+import { captureTargets, reachOf, TOWER_PIECES, TOWER_TILES, tower, towerAt, type TowerState } from '../src/expansions/tower/index.js';
 import { cellKey, keyX, keyY } from '../src/core/state.js';
 import { rigDraw, must, Scenario, scoredOf } from './helpers.js';
 import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet } from './reference.js';
 
 const rules = must(createRuleset({ game: 'classic', expansions: [tower()] }));
 const debtRules = must(createRuleset({ game: 'classic', expansions: [tower({ ransomDebt: true })] }));
+const classicOnly = must(createRuleset({ game: 'classic' }));
 
 const slice = (sc: Scenario): TowerState => sc.state.ext['tower'] as TowerState;
 
@@ -533,5 +534,23 @@ describe('with the other modules (hook order: River 10, King and Robber Baron 30
     expect(createRuleset({ game: 'classic', expansions: [count(), kingRobber(), shrines(), tower()] }).ok).toBe(true);
     const ids = TOWER_TILES.map(([id]) => id);
     expect(ids.every((id) => id.startsWith('TO-'))).toBe(true);
+  });
+});
+
+describe('towerAt: what a UI asks about a tower', () => {
+  test('towerAt: height, top, reach now and with one more piece, and what the deciding player would capture', () => {
+    const sc = boardA();
+    lay(sc, 'U', -5, 0, 0);
+    const empty = must(towerAt(rules, sc.state, 0, 1));
+    expect([empty.height, empty.top, empty.reach]).toEqual([0, -1, []]);
+    expect(empty.nextReach).toEqual([{ x: 0, y: 0 }, { x: -1, y: 1 }, { x: 0, y: 1 }, { x: 1, y: 1 }, { x: 0, y: 2 }]);
+    // Red deciding: a piece here would threaten blue's four followers, as the capture step would list them.
+    expect(empty.threats.map((t) => `${t.x},${t.y} ${t.feature}`)).toEqual(['-1,1 m1', '0,1 f1', '1,1 m1', '0,2 m1']);
+    sc.play({ type: 'tower/build', player: 0, x: 0, y: 1 });
+    expect(offered(sc)).toEqual(empty.threats.map((t) => `${t.x},${t.y} ${t.feature} ${t.owner}`));
+    expect(towerAt(rules, sc.state, 5, 5)).toMatchObject({ ok: false, error: { code: 'tower/no-foundation' } });
+    const plain = must(newGame(classicOnly, { players: 2, seed: 'x' }));
+    expect(towerAt(rules, plain, 0, 1)).toMatchObject({ ok: false, error: { code: 'state/ruleset-mismatch' } });
+    expect(towerAt(classicOnly, plain, 0, 1)).toMatchObject({ ok: false, error: { code: 'tower/no-foundation' } });
   });
 });

@@ -30,9 +30,11 @@
  * `tower/ransom` `{ captor }`. Events: `tower/built` `{ player, x, y, height }`, `tower/capped`
  * `{ player, x, y }`, `tower/captured` `{ player, owner, x, y, feature }`, `tower/exchanged`
  * `{ players }`, `tower/ransomed` `{ player, captor }`, and `scored` events with reason
- * `tower/ransom` (-3 for the payer, +3 for the captor). Error codes: see {@link towerMoveError}'s
- * table in docs/expansions/tower.md (`tower/no-pieces`, `tower/capped`, `tower/out-of-range`,
+ * `tower/ransom` (-3 for the payer, +3 for the captor). Error codes: the table in
+ * docs/expansions/tower.md (`tower/no-pieces`, `tower/capped`, `tower/out-of-range`,
  * `tower/own-follower`, `tower/action-taken`, `tower/ransom-paid`, `tower/not-held`, ...).
+ * Queries: {@link towerAt} (a tower, its reach and what a piece added now would capture),
+ * {@link captureTargets}, {@link reachOf}.
  *
  * Hook order 50: after Shrines (40), before the Count (70). The capture is part of the action,
  * so it comes before every `afterAction` hook (the dragon's flight, planned at 60) and before any
@@ -48,7 +50,7 @@
  * const game = newGame(rules.value, { players: 2, seed: 'tower' });
  * if (!game.ok) throw new Error(game.error.message);
  * console.log(rules.value.tileCount, game.value.ext['tower']);
- * // 89 { pieces: [10, 10], towers: [], prisoners: [[0, 0], [0, 0]], ransomTurn: -1 }
+ * // 90 { pieces: [10, 10], towers: [], prisoners: [[0, 0], [0, 0]], ransomTurn: -1 }
  * ```
  *
  * @module
@@ -70,6 +72,7 @@ import { TOWER_TILES, towerTileDefs } from './tiles.js';
 export { TOWER, TOWER_PIECES, type Tower, type TowerState } from './state.js';
 export { TOWER_TILES } from './tiles.js';
 export { captureTargets, reachOf, TOP, type CaptureTarget, type TowerCaptureStep } from './capture.js';
+export { towerAt, type TowerInfo } from './query.js';
 export { RANSOM } from './ransom.js';
 export { TOWER_MOVES } from './errors.js';
 
