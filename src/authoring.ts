@@ -40,5 +40,8 @@ export {
   completeRoots,
   addFollower,
   removeFollower,
+  placeFollower,
+  followersOnTile,
+  clearTile,
 } from './core/engine/scoring.js';
 export { emitExpansionEvent, sliceOf } from './core/expansion.js';

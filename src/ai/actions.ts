@@ -63,7 +63,7 @@ export function writeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
     }
     return n;
   }
-  if (step.kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0) {
+  if (step.kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0 && hooks.claimers.length === 0) {
     let n = 0;
     const bits = deployTargets(rules, s);
     for (let f = 0; bits >>> f !== 0; f++) if (bits & (1 << f)) out[n++] = layout.deploy + f;

@@ -158,9 +158,11 @@ export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit):
     return;
   }
   if (takeTile(rules, s, k, emit)) return;
-  // Discarded: another draw is the next chance node, unless the bag is empty and the game ends.
+  // Discarded: another draw is the next chance node, unless no tile may be drawn any more (the bag
+  // is empty, or all that is left is held back) and the game ends, as the engine's draw does.
   const bag = s.bag;
-  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return;
+  const filters = drawFilters(rules, s);
+  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0 && (filters === null || mayDraw(filters, rules.tiles[i]!))) return;
   endGame(rules, s, emit);
 }
 

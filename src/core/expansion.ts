@@ -157,10 +157,31 @@ export interface Expansion {
    */
   deployMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
   /**
-   * Whether a follower may be deployed this turn at all (all must agree; default yes): the
-   * volcano and the princess withdraw the ordinary deployment. `deployMoves` are still offered.
+   * Whether a follower may be deployed this turn at all (all must agree; default yes).
+   * `deployMoves` are still offered. To withdraw the other expansions' actions too, see
+   * {@link Expansion.claimsAction}.
    */
   deployAllowed?(rules: Ruleset, state: Immutable<GameView>): boolean;
+  /**
+   * Whether this turn's action belongs to this expansion alone, asked at the deploy step (and
+   * right after the placement): the volcano (no action at all), the princess (the removal of a
+   * knight, instead of any other action). A claim withdraws the ordinary deployment and every
+   * other expansion's `deployMoves` (the moves of the whole turn, such as a ransom, stay);
+   * `forced` withdraws passing too, so one of this expansion's `deployMoves` must be played. The
+   * claim's `why` is the refusal of what it withdraws. The first claim in hook order wins.
+   */
+  claimsAction?(rules: Ruleset, state: Immutable<GameView>): ActionClaim | null;
+  /**
+   * The owners of the followers this expansion holds on the tile at `x, y`, off the feature
+   * graph (the Tower: the follower on top of a tower there), one entry per follower. With the
+   * board's followers they are "the followers on a tile" (the fairy's tile, the dragon's cell).
+   */
+  followersAt?(state: Immutable<GameView>, x: number, y: number): readonly number[];
+  /**
+   * Sends every follower this expansion holds on the tile at `x, y` back to its owner's supply,
+   * with its own events (the dragon entering a tower's cell). Called by `clearTile`.
+   */
+  releaseAt?(ctx: HookContext, x: number, y: number): void;
   /**
    * After the turn's action (deploy, pass, an expansion's action, or right after placing when no
    * action was possible), before any scoring. Return `'wait'` after setting one of the
@@ -294,6 +315,14 @@ export interface Expansion {
   };
 }
 
+/** A claim on the turn's action: see {@link Expansion.claimsAction}. */
+export interface ActionClaim {
+  /** Whether passing is withdrawn too (one of the claiming expansion's `deployMoves` must be played). */
+  readonly forced: boolean;
+  /** The refusal of a follower deployment, of another expansion's action, and (when forced) of passing. */
+  readonly why: ExpansionError;
+}
+
 /** The hooks of a ruleset, compiled once: arrays in hook order, empty when no expansion has one. @internal */
 export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
@@ -304,6 +333,10 @@ export interface CompiledHooks {
   readonly beforeTurnEnd: readonly NonNullable<Expansion['beforeTurnEnd']>[];
   readonly nextPlayer: readonly NonNullable<Expansion['nextPlayer']>[];
   readonly deployAllowed: readonly NonNullable<Expansion['deployAllowed']>[];
+  /** The expansions that may claim the turn's action, in hook order. */
+  readonly claimers: readonly Expansion[];
+  readonly followersAt: readonly NonNullable<Expansion['followersAt']>[];
+  readonly releaseAt: readonly NonNullable<Expansion['releaseAt']>[];
   readonly afterAction: readonly NonNullable<Expansion['afterAction']>[];
   readonly beforeFinalScoring: readonly NonNullable<Expansion['beforeFinalScoring']>[];
   readonly drawFilter: readonly NonNullable<Expansion['drawFilter']>[];

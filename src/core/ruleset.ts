@@ -90,7 +90,7 @@ export interface Ruleset {
   readonly immer: Immer;
 }
 
-function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
+function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'claimers'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
   const out: unknown[] = [];
   for (const e of expansions) {
     const h = e[key];
@@ -147,6 +147,9 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
       beforeTurnEnd: hookList(expansions, 'beforeTurnEnd'),
       nextPlayer: hookList(expansions, 'nextPlayer'),
       deployAllowed: hookList(expansions, 'deployAllowed'),
+      claimers: expansions.filter((e) => e.claimsAction !== undefined),
+      followersAt: hookList(expansions, 'followersAt'),
+      releaseAt: hookList(expansions, 'releaseAt'),
       afterAction: hookList(expansions, 'afterAction'),
       beforeFinalScoring: hookList(expansions, 'beforeFinalScoring'),
       drawFilter: hookList(expansions, 'drawFilter'),

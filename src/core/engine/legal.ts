@@ -9,7 +9,7 @@ import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
-import { deployTargets, ownerOf } from './play.js';
+import { actionClaim, deployTargets, ownerOf } from './play.js';
 import { firstDifference } from './serialize.js';
 
 /**
@@ -36,7 +36,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
     }
     // Expansions' alternatives to a follower (in hook order), the moves of the whole turn, then passing.
     out.push(...deployExtras(rules, state));
-    out.push({ type: 'pass', player: step.player });
+    if (passOffered(rules, state)) out.push({ type: 'pass', player: step.player });
     return out;
   } else if (step.kind !== 'game-over') {
     // One of an expansion's own steps: its moves come from that expansion.
@@ -65,6 +65,14 @@ export function turnMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
  * alternatives (`deployMoves`, hook order), then the moves of the whole turn. `pass` not included. @internal
  */
 export function deployExtras(rules: Ruleset, state: Immutable<GameView>): Move[] {
+  const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
+  if (claim !== null) {
+    // The action belongs to one expansion: only its moves, and the moves of the whole turn.
+    const out = claim.owner.deployMoves?.(rules, state) ?? [];
+    const turn = turnMoves(rules, state);
+    for (let i = 0; i < turn.length; i++) out.push(turn[i]!);
+    return out;
+  }
   const extra = rules.hooks.deployMoves;
   if (extra.length === 0) return turnMoves(rules, state);
   const out: Move[] = extra[0]!(rules, state);
@@ -74,11 +82,16 @@ export function deployExtras(rules: Ruleset, state: Immutable<GameView>): Move[]
   return out;
 }
 
+/** Whether passing is offered at this deploy step (not when an expansion's claim on the action is forced). @internal */
+export function passOffered(rules: Ruleset, state: Immutable<GameView>): boolean {
+  return rules.hooks.claimers.length === 0 || actionClaim(rules, state)?.claim.forced !== true;
+}
+
 /** Number of legal moves (without building the placements and deployments). @internal */
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
   if (step.kind === 'place-tile') return placements(rules, state, rules.tileById.get(step.tile)!).length + turnMoves(rules, state).length;
-  if (step.kind === 'deploy') return bitCount(deployTargets(rules, state)) + deployExtras(rules, state).length + 1;
+  if (step.kind === 'deploy') return bitCount(deployTargets(rules, state)) + deployExtras(rules, state).length + (passOffered(rules, state) ? 1 : 0);
   if (step.kind === 'game-over') return 0;
   return listMoves(rules, state).length;
 }
@@ -123,7 +136,7 @@ function deployMoveAt(rules: Ruleset, state: Immutable<GameView>, bits: number, 
   }
   const extras = rules.hooks.deployMoves.length === 0 && rules.hooks.turnMoves.length === 0 ? [] : deployExtras(rules, state);
   if (i < extras.length) return extras[i]!;
-  return i === extras.length ? { type: 'pass', player } : null;
+  return i === extras.length && passOffered(rules, state) ? { type: 'pass', player } : null;
 }
 
 /**
@@ -156,7 +169,7 @@ export function randomPlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: st
 export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, extras: readonly Move[] = []): number {
   const bits = deployTargets(rules, s);
   const d = bitCount(bits);
-  let i = random(d + extras.length + 1);
+  let i = random(d + extras.length + (passOffered(rules, s) ? 1 : 0));
   if (i >= d) return i === d + extras.length ? -1 : -2 - (i - d);
   for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return f;
 }
@@ -228,6 +241,9 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     return null;
   }
   if (step.kind !== 'deploy') return meepleError('move/wrong-step', `cannot ${type} now: the step is ${step.kind}`);
+  // An expansion's claim on the action withdraws deploying (and, forced, passing): it says why.
+  const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
+  if (claim !== null && (type === 'deploy' || claim.claim.forced)) return meepleError(claim.claim.why.code, claim.claim.why.message);
   if (type === 'pass') return null;
   const feature = m['feature'];
   if (typeof feature !== 'string') return meepleError('move/malformed', 'a deploy move needs a string "feature" (such as "c1")');
@@ -268,13 +284,21 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
     return meepleError('move/not-your-turn', `player ${m['player']} cannot move: player ${step.player} must decide (${step.kind})`);
   }
   let offered: readonly Move[];
-  if (step.kind === 'deploy') offered = owner.deployMoves?.(rules, state) ?? [];
+  if (step.kind === 'deploy') {
+    const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
+    offered = claim === null || claim.owner === owner ? (owner.deployMoves?.(rules, state) ?? []) : [];
+  }
   else if (step.kind.startsWith(`${owner.id}/`)) offered = owner.stepMoves?.(rules, state) ?? [];
   else offered = [];
   // Moves of the active player's whole turn (ransom) are offered at every step of it.
   const anyStep = owner.turnMoves !== undefined && step.player === state.active ? owner.turnMoves(rules, state) : [];
   for (const o of offered) if (firstDifference(o, m, '$') === null) return null;
   for (const o of anyStep) if (firstDifference(o, m, '$') === null) return null;
+  // Another expansion claims the turn's action: it says why this one is withdrawn.
+  if (step.kind === 'deploy' && rules.hooks.claimers.length > 0) {
+    const claim = actionClaim(rules, state);
+    if (claim !== null && claim.owner !== owner) return meepleError(claim.claim.why.code, claim.claim.why.message);
+  }
   // Refused: the expansion may say why in its own words and code.
   const own = owner.moveError?.(rules, state, m) ?? null;
   if (own !== null) return meepleError(own.code, own.message);

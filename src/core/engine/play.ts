@@ -12,7 +12,7 @@ import { randomBelow, seedRng } from '../rng.js';
 import type { GameState, GameView, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { featureRef, followersOn } from './scoring.js';
-import type { Expansion } from '../expansion.js';
+import type { ActionClaim, Expansion } from '../expansion.js';
 import type { CompiledTile } from '../tiles.js';
 import type { ExpansionMove } from '../state.js';
 import { cloneJson } from './clone.js';
@@ -121,6 +121,7 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   const index = s.tiles.length - 1;
   const placed = s.tiles[index]!;
   if (placed.player < 0 || s.supply[placed.player]! <= 0) return 0;
+  if (rules.hooks.claimers.length > 0 && actionClaim(rules, s) !== null) return 0;
   const allowed = rules.hooks.deployAllowed;
   for (let i = 0; i < allowed.length; i++) if (!allowed[i]!(rules, s)) return 0;
   const tile = rules.tileById.get(placed.id)!;
@@ -132,11 +133,26 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   return bits;
 }
 
-/** Whether any expansion offers a move at the deploy step now. */
+/** Whether any expansion offers a move at the deploy step now (only the claiming one, when one claims the action). */
 function hasDeployMoves(rules: Ruleset, s: Immutable<GameView>): boolean {
+  const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, s) : null;
+  if (claim !== null) return (claim.owner.deployMoves?.(rules, s).length ?? 0) > 0;
   const hooks = rules.hooks.deployMoves;
   for (let i = 0; i < hooks.length; i++) if (hooks[i]!(rules, s).length > 0) return true;
   return false;
+}
+
+/**
+ * The expansion claiming this turn's action and its claim (see `Expansion.claimsAction`), or null:
+ * the first claim in hook order. @internal
+ */
+export function actionClaim(rules: Ruleset, s: Immutable<GameView>): { readonly owner: Expansion; readonly claim: ActionClaim } | null {
+  const list = rules.hooks.claimers;
+  for (let i = 0; i < list.length; i++) {
+    const claim = list[i]!.claimsAction!(rules, s);
+    if (claim !== null) return { owner: list[i]!, claim };
+  }
+  return null;
 }
 
 /** The expansion that owns a move type or step kind `'<id>/<name>'`. @internal */
@@ -358,7 +374,12 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       // Expansions hold tiles back (River: river tiles first, the lake last).
       let n = 0;
       for (let i = 0; i < bag.length; i++) if (bag[i]! > 0 && mayDraw(filters, rules.tiles[i]!)) n += bag[i]!;
-      if (n === 0) throw new Error('no tile may be drawn although the bag is not empty (an expansion draw rule is wrong)');
+      if (n === 0) {
+        // Every tile left is held back (the dragon tiles before any volcano, which would be set
+        // aside one by one as they are drawn): the pile is as good as empty, and the game ends.
+        endGame(rules, s, emit);
+        return;
+      }
       let r = randomBelow(s.rng, n);
       for (;; k++) {
         if (bag[k]! === 0 || !mayDraw(filters, rules.tiles[k]!)) continue;

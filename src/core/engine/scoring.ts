@@ -119,3 +119,62 @@ export function removeFollower(s: GameState, index: number): Follower {
   s.features.followers[findRoot(s.features.parent, s.tiles[f.tile]!.node + f.local)]!--;
   return f;
 }
+
+/**
+ * Puts a follower of `player` on local feature `local` of the tile with index `tile`, outside the
+ * ordinary deployment (the magic portal: any unoccupied, unfinished feature of any tile). The
+ * caller takes it from supply and names the move in its own event.
+ */
+export function placeFollower(s: GameState, player: number, tile: number, local: number): void {
+  s.followers.push({ player, tile, local });
+  s.features.followers[findRoot(s.features.parent, s.tiles[tile]!.node + local)]!++;
+}
+
+/**
+ * The owners of every follower on the tile with index `tile`: those on its features (in
+ * deployment order), then those the expansions hold there off the feature graph (a tower top), in
+ * hook order. One entry per follower.
+ */
+export function followersOnTile(rules: Ruleset, s: Immutable<GameView>, tile: number): number[] {
+  const out: number[] = [];
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; i++) if (fs[i]!.tile === tile) out.push(fs[i]!.player);
+  const held = rules.hooks.followersAt;
+  if (held.length > 0) {
+    const t = s.tiles[tile]!;
+    for (let i = 0; i < held.length; i++) out.push(...held[i]!(s, t.x, t.y));
+  }
+  return out;
+}
+
+/**
+ * Sends every follower on the tile with index `tile` back to its owner (the dragon): those on
+ * its features (a `follower-returned` event each, in deployment order), then those the expansions
+ * hold there (`Expansion.releaseAt`, in hook order).
+ */
+export function clearTile(ctx: ScoringContext, tile: number): void {
+  const s = ctx.state;
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; ) {
+    const f = fs[i]!;
+    if (f.tile !== tile) {
+      i++;
+      continue;
+    }
+    removeFollower(s, i);
+    s.supply[f.player]!++;
+    if (ctx.emit !== null) {
+      const t = s.tiles[tile]!;
+      ctx.emit({
+        type: 'follower-returned',
+        player: f.player,
+        at: { kind: ctx.rules.kindNames[s.features.kind[t.node + f.local]!]!, x: t.x, y: t.y, feature: ctx.rules.tileById.get(t.id)!.def.features[f.local]!.id },
+      });
+    }
+  }
+  const release = ctx.rules.hooks.releaseAt;
+  if (release.length > 0) {
+    const t = s.tiles[tile]!;
+    for (let i = 0; i < release.length; i++) release[i]!(ctx, t.x, t.y);
+  }
+}
