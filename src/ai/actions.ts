@@ -8,7 +8,7 @@ import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY, type ExpansionMove, type GameState, type GameView, type Move } from '../core/state.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
-import { checkMove, listMoves, turnMoves } from '../core/engine/legal.js';
+import { checkMove, listMoves, passOffered, turnMoves } from '../core/engine/legal.js';
 import { assertRuleset } from '../core/engine/query.js';
 import { deployTargets, playMove } from '../core/engine/play.js';
 import { chanceLabel, concealAll, playChanceExplicit, isChanceNode, isDrawable, maxChanceOutcomes, playChance, playExplicit, writeDrawable } from './chance.js';
@@ -156,8 +156,10 @@ export function combinedPlacements(rules: Ruleset, layout: ActionLayout, s: Immu
     }
     const copy = cloneState(s);
     playMove(rules, copy, placementMove(layout, player, p), null);
-    out.push(p * D);
-    if (copy.step.kind !== 'deploy' || copy.step.player !== player) continue;
+    const deploying = copy.step.kind === 'deploy' && copy.step.player === player;
+    // Slot 0: the placement alone, or with a pass (not when a claim on the action forbids passing).
+    if (!deploying || passOffered(rules, copy)) out.push(p * D);
+    if (!deploying) continue;
     const nf = writeSplit(rules, layout, copy, follow, scratch);
     for (let j = 0; j < nf; j++) {
       const a = follow[j]!;
@@ -306,7 +308,7 @@ export function actionToMoves(rules: Ruleset, state: Immutable<GameState>, actio
   playMove(rules, copy, place, null);
   const c = action % D;
   const deploying = copy.step.kind === 'deploy' && copy.step.player === place.player;
-  if (c === 0) return deploying ? [place, { type: 'pass', player: place.player }] : [place];
+  if (c === 0) return deploying ? (passOffered(rules, copy) ? [place, { type: 'pass', player: place.player }] : null) : [place];
   if (!deploying) return null;
   const second = decodeSplit(rules, layout, copy, layout.placements + c - 1);
   return second !== null && checkMove(rules, copy, second) === null ? [place, second] : null;

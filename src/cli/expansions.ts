@@ -5,6 +5,7 @@
 import type { Expansion } from '../core/expansion.js';
 import { count } from '../expansions/count/index.js';
 import { kingRobber } from '../expansions/king-robber/index.js';
+import { princessDragon } from '../expansions/princess-dragon/index.js';
 import { river, type RiverSet } from '../expansions/river/index.js';
 import { shrines } from '../expansions/shrines/index.js';
 import { tower } from '../expansions/tower/index.js';
@@ -18,6 +19,7 @@ export interface ExpansionFlags {
 export const CLI_EXPANSIONS: Readonly<Record<string, (flags: ExpansionFlags) => Expansion>> = {
   count: () => count(),
   'king-robber': () => kingRobber(),
+  'princess-dragon': () => princessDragon(),
   river: (f) => river(f.riverSet === undefined ? {} : { set: f.riverSet as RiverSet }),
   shrines: () => shrines(),
   tower: () => tower(),

@@ -56,7 +56,7 @@
  * @module
  */
 import { showValue } from '../../core/errors.js';
-import type { Expansion, HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent, type Expansion, type HookContext } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, type ExpansionMove, type GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
@@ -66,7 +66,7 @@ import { captureMoves, playCapture, type CaptureTarget } from './capture.js';
 import { towerMoveError } from './errors.js';
 import { towerObservation } from './observation.js';
 import { playRansom, ransomMoves } from './ransom.js';
-import { prisonersOf, TOWER, TOWER_PIECES, towerSlice, type TowerState } from './state.js';
+import { prisonersOf, TOWER, TOWER_PIECES, towerIndexAt, towerSlice, type TowerState } from './state.js';
 import { TOWER_TILES, towerTileDefs } from './tiles.js';
 
 export { TOWER, TOWER_PIECES, type Tower, type TowerState } from './state.js';
@@ -210,6 +210,22 @@ export function tower(options?: TowerOptions): Expansion {
       for (const t of slice.towers) if (t.top >= 0) held[t.top]!++;
       for (let p = 0; p < state.players; p++) held[p]! += prisonersOf(slice, p);
       return held;
+    },
+    // A follower on top of a tower stands on the tile (the fairy may join it) and goes home when
+    // the dragon enters the tile (the Q&A: "Může drak vrátit zpět do zásoby figurku na věži? Drak létá, takže ano.").
+    followersAt: (state, x, y) => {
+      const slice = towerSlice(state);
+      const i = towerIndexAt(slice, x, y);
+      return i >= 0 && slice.towers[i]!.top >= 0 ? [slice.towers[i]!.top] : [];
+    },
+    releaseAt: (ctx, x, y) => {
+      const slice = towerSlice(ctx.state);
+      const i = towerIndexAt(slice, x, y);
+      if (i < 0 || slice.towers[i]!.top < 0) return;
+      const owner = slice.towers[i]!.top;
+      slice.towers[i]!.top = -1;
+      ctx.state.supply[owner]!++;
+      emitExpansionEvent(ctx.emit, 'tower/top-returned', { player: owner, x, y });
     },
     actions: towerActions(total),
     observation: towerObservation(total),

@@ -1,0 +1,100 @@
+/**
+ * The fairy. The rulebook, "Víla": "Vždy, keď niektorý z hráčov môže umiestniť, ale neumiestni, vo
+ * svojom ťahu žiadnu figúrku, smie vílu premiestniť na ľubovoľnú kartu, na ktorej už niektorá jeho
+ * figúrka stojí (nie je teda možné vílu presunúť, keď hráč umiestňuje kartu so sopkou alebo
+ * odstraňuje rytiera kartou princezny)." Its three properties: the dragon may not enter its tile;
+ * at the start of a player's turn, a follower of theirs on its tile earns them 1 point; when a
+ * feature holding a follower on its tile is scored, that follower's owner gets 3 points, whatever
+ * the majority; the follower comes back, the fairy stays.
+ */
+import { deployTargets } from '../../core/engine/play.js';
+import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { award, followersOnTile } from '../../core/engine/scoring.js';
+import { findRoot } from '../../core/features.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import { cellKey, type GameView, type Move } from '../../core/state.js';
+import type { Cell, Immutable } from '../../core/types.js';
+import { pdSlice, sameCell, tileIndexAt } from './state.js';
+
+/** Points at the start of one's turn with a follower on the fairy's tile. */
+export const FAIRY_TURN_POINTS = 1;
+/** Points for the follower on the fairy's tile when its feature is scored. */
+export const FAIRY_SCORING_POINTS = 3;
+
+/**
+ * The tiles the fairy may move to for `player`, by cell: every tile holding one of their followers
+ * (a tower top too: the Tower's Q&A, "Je možné přesunout vílu na pole, na kterém je pouze figurka
+ * postavená na věži? Ano."), but the one it stands on.
+ */
+export function fairyTargets(rules: Ruleset, state: Immutable<GameView>, player: number): Cell[] {
+  const slice = pdSlice(state);
+  const out: { key: number; cell: Cell }[] = [];
+  for (let t = 0; t < state.tiles.length; t++) {
+    const placed = state.tiles[t]!;
+    if (sameCell(slice.fairy, placed.x, placed.y)) continue;
+    if (followersOnTile(rules, state, t).includes(player)) out.push({ key: cellKey(placed.x, placed.y), cell: { x: placed.x, y: placed.y } });
+  }
+  return out.sort((a, b) => a.key - b.key).map((o) => o.cell);
+}
+
+/**
+ * The fairy's moves at the deploy step: only for a player who could deploy a follower this turn
+ * (`couldPortal`: through the portal, when the tile is one) and has not: the move is the turn's
+ * action instead.
+ */
+export function fairyMoves(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean): Move[] {
+  const player = state.active;
+  if (state.supply[player]! <= 0 || (deployTargets(rules, state) === 0 && !couldPortal)) return [];
+  return fairyTargets(rules, state, player).map((c): Move => ({ type: 'princess-dragon/fairy', player, x: c.x, y: c.y }));
+}
+
+/** Moves the fairy (a listed target). */
+export function playFairy(ctx: HookContext, player: number, x: number, y: number): 'done' {
+  const slice = pdSlice(ctx.state);
+  const from = slice.fairy;
+  slice.fairy = { x, y };
+  emitExpansionEvent(ctx.emit, 'princess-dragon/fairy-moved', { player, from, to: { x, y } });
+  return 'done';
+}
+
+/** At the start of a turn: 1 point to the active player if one of their followers is on the fairy's tile. */
+export function fairyTurnPoint(ctx: HookContext): void {
+  const { rules, state } = ctx;
+  const fairy = pdSlice(state).fairy;
+  if (fairy === null) return;
+  const t = tileIndexAt(state, fairy.x, fairy.y);
+  if (t >= 0 && followersOnTile(rules, state, t).includes(state.active)) award(ctx, state.active, FAIRY_TURN_POINTS, 'princess-dragon/fairy', null);
+}
+
+/** Before feature `root` is scored: 3 points to the owner of each follower on it standing on the fairy's tile. */
+export function fairyScoring(ctx: HookContext, root: number): void {
+  const { state } = ctx;
+  const fairy = pdSlice(state).fairy;
+  if (fairy === null) return;
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    const placed = state.tiles[f.tile]!;
+    if (placed.x !== fairy.x || placed.y !== fairy.y) continue;
+    if (findRoot(state.features.parent, placed.node + f.local) === root) award(ctx, f.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
+  }
+}
+
+/**
+ * The final scoring (after the base game's): every follower still on the fairy's tile stands on
+ * a feature the final scoring evaluates (an unfinished road, city or cloister, or a field): 3
+ * points to its owner. (A follower on a tower top is on no feature and earns nothing.)
+ */
+export function fairyFinal(ctx: HookContext): void {
+  const { state } = ctx;
+  const fairy = pdSlice(state).fairy;
+  if (fairy === null) return;
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    const placed = state.tiles[f.tile]!;
+    if (placed.x === fairy.x && placed.y === fairy.y) {
+      award(ctx, f.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', findRoot(state.features.parent, placed.node + f.local));
+    }
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The Princess and the Dragon: 30 land tiles with volcanoes, dragon symbols, magic portals and
+ * princesses, the cloister inside a city and the tunnel; the dragon and the fairy. Rules: the
+ * Slovak rulebook "Carcassonne - Princezná a drak" (the authority); the expansions digest, "The
+ * Princess and the Dragon" and "Order of steps in one turn"; tiles: the tile reference, "G. The
+ * Princess & the Dragon". docs/expansions/princess-dragon.md maps each rule to its code and test,
+ * with the readings chosen.
+ *
+ * - **Volcano** (6): the dragon lands on it, from wherever it is; the placing player deploys
+ *   nothing, moves no fairy and takes no other action (a claim on the turn's action).
+ * - **Dragon symbol** (12): after the turn's action (and a Tower capture), the dragon flies six
+ *   steps, one tile north, east, south or west per step, moved first by the placing player and
+ *   then by each next player in turn (`princess-dragon/dragon` steps); never onto a tile it has
+ *   been on in this flight (its starting tile included), nor onto the fairy's; it stops early when
+ *   it cannot move. Every follower on a tile it enters goes home, tower tops included. While no
+ *   volcano lies, dragon tiles are held back from the draw (the rules set them aside as they are
+ *   drawn, and shuffle them back when the first volcano is laid: the same chances).
+ * - **Magic portal** (6): the follower may instead go onto any unoccupied, unfinished feature of
+ *   any tile on the board (`princess-dragon/portal`).
+ * - **Princess** (6): when her city part joins a city with knights, the player must send one of
+ *   them home (`princess-dragon/princess`) and takes no other action; otherwise a normal turn.
+ *   Option `princess: 'optional'` (later editions): the removal is one more possible action.
+ * - **Fairy**: a player who could deploy a follower and does not may move her onto a tile with one
+ *   of their followers (`princess-dragon/fairy`). The dragon cannot enter her tile; at the start
+ *   of a player's turn a follower of theirs on her tile scores them 1; when a feature holding a
+ *   follower on her tile is scored (the final scoring too), its owner scores 3 more.
+ *
+ * Steps: `princess-dragon/dragon` `{ player, steps }`. Moves: `princess-dragon/move-dragon`
+ * `{ x, y }`, `princess-dragon/fairy` `{ x, y }`, `princess-dragon/portal` `{ x, y, feature }`,
+ * `princess-dragon/princess` `{ x, y, feature, owner }`. Events: `princess-dragon/dragon-landed`
+ * `{ from, to }`, `princess-dragon/dragon-moved` `{ player, from, to, step }`,
+ * `princess-dragon/flight-ended` `{ steps, at }`, `princess-dragon/fairy-moved` `{ player, from,
+ * to }`, `princess-dragon/portal-used` `{ player, x, y, feature }` (after the core's
+ * `follower-deployed`), `princess-dragon/princess` `{ player, owner, x, y, feature }` (after a
+ * `follower-returned`), and `scored` events with reason `princess-dragon/fairy`. Error codes: the
+ * table in docs/expansions/princess-dragon.md.
+ *
+ * Hook order 60: after the Tower (50), whose capture is part of the action and so comes before the
+ * flight (`afterAction`); before the Count (70), whose "scored nothing" then sees the fairy's 3
+ * points as points of the scoring, which they are.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame } from 'meeplekit';
+ * import { princessDragon } from 'meeplekit/expansions/princess-dragon';
+ *
+ * const rules = createRuleset({ game: 'classic', expansions: [princessDragon()] });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 3, seed: 'dragon' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * console.log(rules.value.tileCount, game.value.ext['princess-dragon']);
+ * // 102 { dragon: null, fairy: null, flight: null }
+ * ```
+ *
+ * @module
+ */
+import { showValue } from '../../core/errors.js';
+import type { Expansion, HookContext } from '../../core/expansion.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import type { ExpansionMove, GameView, Move } from '../../core/state.js';
+import type { Immutable } from '../../core/types.js';
+import { pdActions } from './actions.js';
+import { dragonMoves, heldBack, heldBackFilter, playDragon, startFlight, volcanoLanding } from './dragon.js';
+import { PRINCESS_TURN, VOLCANO_TURN, pdMoveError } from './errors.js';
+import { fairyFinal, fairyMoves, fairyScoring, fairyTurnPoint, playFairy } from './fairy.js';
+import { pdObservation } from './observation.js';
+import { playPortal, portalMoves } from './portal.js';
+import { playPrincess, princessKnights, princessMoves } from './princess.js';
+import { localOf, placedThisTurn, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
+import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, princessDragonTileDefs, VOLCANO_TILES } from './tiles.js';
+
+export { PRINCESS_DRAGON, FLIGHT_STEPS, type Flight, type PrincessDragonState } from './state.js';
+export { PRINCESS_DRAGON_TILES, VOLCANO_TILES, DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES } from './tiles.js';
+export { dragonTargets, type DragonStep } from './dragon.js';
+export { fairyTargets, FAIRY_TURN_POINTS, FAIRY_SCORING_POINTS } from './fairy.js';
+export { portalTargets, type PortalTarget } from './portal.js';
+export { type Knight } from './princess.js';
+export { PRINCESS_DRAGON_MOVES } from './errors.js';
+
+/**
+ * The dragon tiles held back from the draw now, per tile kind id (none once the dragon is on the
+ * board): what the rules would have set aside, face up, as they were drawn.
+ */
+export function heldBackTiles(rules: Ruleset, state: Immutable<GameView>): Record<string, number> {
+  return heldBack(rules, state, new Set(DRAGON_TILES));
+}
+
+/** Whether the princess's removal is forced (this rulebook) or one more possible action (later editions). */
+export type PrincessRule = 'forced' | 'optional';
+
+/** Options of {@link princessDragon}. */
+export interface PrincessDragonOptions {
+  /** `'forced'` (default: this rulebook) or `'optional'`: see {@link PrincessRule}. */
+  readonly princess?: PrincessRule;
+}
+
+/** The module's moves. */
+export type PrincessDragonMove =
+  | {
+      /** Move the dragon onto the tile at `x, y` (one step of a flight), or the fairy onto it. */
+      readonly type: 'princess-dragon/move-dragon' | 'princess-dragon/fairy';
+      /** Who plays it. */
+      readonly player: number;
+      /** Column. */
+      readonly x: number;
+      /** Row. */
+      readonly y: number;
+    }
+  | {
+      /** Deploy a follower from supply through the magic portal onto local feature `feature` of the tile at `x, y`. */
+      readonly type: 'princess-dragon/portal';
+      /** Who plays it. */
+      readonly player: number;
+      /** Column. */
+      readonly x: number;
+      /** Row. */
+      readonly y: number;
+      /** Local feature id. */
+      readonly feature: string;
+    }
+  | {
+      /** Send the knight of `owner` on local feature `feature` of the tile at `x, y` home (the princess). */
+      readonly type: 'princess-dragon/princess';
+      /** Who plays it. */
+      readonly player: number;
+      /** Column. */
+      readonly x: number;
+      /** Row. */
+      readonly y: number;
+      /** Local feature id. */
+      readonly feature: string;
+      /** The knight's owner. */
+      readonly owner: number;
+    };
+
+const OPTION_KEYS = ['princess'] as const;
+
+function optionsProblem(options: unknown): string | null {
+  if (options === undefined) return null;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return `options must be an object such as { princess: 'optional' }, got ${showValue(options)}`;
+  for (const k of Object.keys(options)) if (!(OPTION_KEYS as readonly string[]).includes(k)) return `unknown option '${k}' (options: ${OPTION_KEYS.join(', ')})`;
+  const p = (options as Record<string, unknown>)['princess'];
+  if (p !== undefined && p !== 'forced' && p !== 'optional') return `princess must be 'forced' or 'optional', got ${showValue(p)}`;
+  return null;
+}
+
+/**
+ * The Princess and the Dragon expansion module. `princessDragon()` plays the rulebook;
+ * `princessDragon({ princess: 'optional' })` makes the princess's removal optional. Invalid
+ * options make `createRuleset` fail with `options/expansion-options`. Combines with every other
+ * module.
+ */
+export function princessDragon(options?: PrincessDragonOptions): Expansion {
+  const problem = optionsProblem(options);
+  const princessRule: PrincessRule = problem === null ? (options?.princess ?? 'forced') : 'forced';
+  const chosen: Record<string, unknown> = problem !== null ? { ...(options as Record<string, unknown>) } : princessRule === 'optional' ? { princess: 'optional' } : {};
+  const volcanoes = new Set(VOLCANO_TILES);
+  const dragons = new Set(DRAGON_TILES);
+  const portals = new Set(PORTAL_TILES);
+
+  const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean => {
+    if (princessRule !== 'forced') return false;
+    const placed = placedThisTurn(state);
+    return placed !== null && Object.hasOwn(PRINCESS_TILES, placed.id) && princessKnights(rules, state, PRINCESS_TILES).length > 0;
+  };
+
+  /** The module's moves at the deploy step: the princess's alone when forced; else the portal's, the fairy's, then (optional rule) the princess's. */
+  function deployMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+    const placed = placedThisTurn(state);
+    if (placed === null || volcanoes.has(placed.id)) return [];
+    const knights = Object.hasOwn(PRINCESS_TILES, placed.id) ? princessMoves(rules, state, PRINCESS_TILES) : [];
+    if (princessRule === 'forced' && knights.length > 0) return knights;
+    const portal = portals.has(placed.id) && state.supply[state.active]! > 0 ? portalMoves(rules, state) : [];
+    const out = portal;
+    const fairy = fairyMoves(rules, state, portal.length > 0);
+    for (const m of fairy) out.push(m);
+    for (const m of knights) out.push(m);
+    return out;
+  }
+
+  function play(ctx: HookContext, move: ExpansionMove): 'wait' | 'done' {
+    const m = move as PrincessDragonMove;
+    const { rules, state } = ctx;
+    switch (m.type) {
+      case 'princess-dragon/move-dragon':
+        return playDragon(ctx, m.player, m.x, m.y);
+      case 'princess-dragon/fairy':
+        return playFairy(ctx, m.player, m.x, m.y);
+      case 'princess-dragon/portal': {
+        const t = tileIndexAt(state, m.x, m.y);
+        return playPortal(ctx, m.player, t, localOf(rules, state, t, m.feature));
+      }
+      case 'princess-dragon/princess': {
+        const t = tileIndexAt(state, m.x, m.y);
+        return playPrincess(ctx, m.player, { x: m.x, y: m.y, feature: m.feature, owner: m.owner }, t, localOf(rules, state, t, m.feature));
+      }
+    }
+  }
+
+  const heldBackCount = (rules: Ruleset, view: Immutable<GameView>): number => {
+    let n = 0;
+    for (const c of Object.values(heldBack(rules, view, dragons))) n += c;
+    return n;
+  };
+
+  const expansion: Expansion = {
+    id: PRINCESS_DRAGON,
+    order: 60,
+    options: chosen,
+    tiles: princessDragonTileDefs(),
+    validate: () => problem,
+    setup: (): PrincessDragonState => ({ dragon: null, fairy: null, flight: null }),
+    drawFilter: heldBackFilter(dragons),
+    afterPlace: (ctx, index) => volcanoLanding(ctx, volcanoes, index),
+    turnStart: fairyTurnPoint,
+    claimsAction(rules, state) {
+      const placed = placedThisTurn(state);
+      if (placed === null) return null;
+      if (volcanoes.has(placed.id)) return { forced: false, why: VOLCANO_TURN };
+      return forcedPrincess(rules, state) ? { forced: true, why: PRINCESS_TURN } : null;
+    },
+    deployMoves,
+    afterAction: (ctx) => startFlight(ctx, dragons),
+    beforeScoring: (ctx, root) => fairyScoring(ctx, root),
+    finalScoring: fairyFinal,
+    stepMoves: dragonMoves,
+    play,
+    moveError: (rules, state, move) =>
+      pdMoveError(
+        {
+          volcanoes,
+          portals,
+          forcedPrincess: () => forcedPrincess(rules, state),
+          isKnight: (x, y, feature, owner) => princessKnights(rules, state, PRINCESS_TILES).some((k) => k.x === x && k.y === y && k.feature === feature && k.owner === owner),
+        },
+        rules,
+        state,
+        move,
+      ),
+    actions: pdActions({
+      fairy: (rules, state) => (state.step.kind === 'deploy' ? deployMoves(rules, state).filter((m) => m.type === 'princess-dragon/fairy') : []),
+      portal: (rules, state) => (state.step.kind === 'deploy' ? deployMoves(rules, state).filter((m) => m.type === 'princess-dragon/portal') : []),
+      princess: (rules, state) => (state.step.kind === 'deploy' ? princessMoves(rules, state, PRINCESS_TILES) : []),
+    }),
+    observation: pdObservation(heldBackCount),
+  };
+  return expansion;
+}
