@@ -215,3 +215,22 @@ describe('meeplekit play --expansions tower (issue: The Tower)', () => {
     expect(j.tilesPlaced + j.discarded).toBe(90);
   });
 });
+
+describe('meeplekit play --expansions princess-dragon (issue: The Princess and the Dragon)', () => {
+  const sets = ['princess-dragon', 'princess-dragon,tower', 'princess-dragon,tower,count,king-robber,shrines', 'river,king-robber,shrines,tower,princess-dragon'];
+  test.each(sets)('plays a deterministic game, text agreeing with JSON (--expansions %s)', (list) => {
+    const args = ['--expansions', list, '--players', '4', '--seed', 'dragons'];
+    expect(ok(args)).toBe(ok(args));
+    const j = json(args);
+    expect(j.ruleset).toMatch(/\+princess-dragon/);
+    expect(textResult(ok(args))).toMatchObject({ scores: j.scores, winners: j.winners, turns: j.turns });
+  });
+  test('a game shows the dragon, the fairy and the portal with their fields; 72 + 30 tiles are placed, discarded or held back', () => {
+    const text = ok(['--expansions', 'princess-dragon', '--players', '3', '--seed', 'd1']);
+    expect(text).toMatch(/princess-dragon\/dragon-landed \(from [^,]+, to -?\d+,-?\d+\)/);
+    expect(text).toMatch(/princess-dragon\/dragon-moved P\d \(from /);
+    expect(text).toMatch(/princess-dragon\/fairy-moved P\d/);
+    const j = json(['--expansions', 'princess-dragon', '--players', '3', '--seed', 'd1']);
+    expect(j.tilesPlaced + j.discarded).toBeLessThanOrEqual(102);
+  });
+});

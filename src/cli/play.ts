@@ -113,16 +113,18 @@ export function runPlay(args: readonly string[]): CommandOutput {
   return { stdout: `${lines.join('\n')}\n`, stderr: '', code: 0 };
 }
 
-/** An expansion event's fields other than its type and player, as `name value` pairs (a feature as `kind at x,y`). */
+/** An expansion event's fields other than its type and player, as `name value` pairs (a feature as `kind at x,y`, a cell as `x,y`). */
 function eventDetails(e: ExpansionEvent): string {
   const out: string[] = [];
   for (const [k, v] of Object.entries(e)) {
     if (k === 'type' || k === 'player') continue;
     if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out.push(`${k} ${v}`);
     else if (Array.isArray(v)) out.push(`${k} ${v.join('/')}`);
-    else if (v !== null && typeof v === 'object' && 'kind' in v && 'x' in v && 'y' in v) {
-      const f = v as { kind: unknown; x: unknown; y: unknown };
-      out.push(`${k} ${String(f.kind)} at ${String(f.x)},${String(f.y)}`);
+    else if (v === null) out.push(`${k} none`);
+    else if (typeof v === 'object' && 'x' in v && 'y' in v) {
+      // A feature (kind at x,y) or a cell (x,y).
+      const f = v as { kind?: unknown; x: unknown; y: unknown };
+      out.push(`${k} ${f.kind === undefined ? '' : `${String(f.kind)} at `}${String(f.x)},${String(f.y)}`);
     }
   }
   return out.join(', ');
