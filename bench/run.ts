@@ -225,8 +225,9 @@ const configs: Config[] = [
   { name: 'classic-2p', rules: classic, players: 2 },
   { name: 'classic-4p', rules: classic, players: 4 },
   { name: 'castle-2p', rules: castle, players: 2 },
-  // One expansion alone, measured against classic-2p per tile placed (it adds 18 tiles to 72).
+  // Single expansions, measured against classic-2p per tile placed.
   { name: 'classic-2p+tower', rules: must(together(['tower'])), players: 2 },
+  { name: 'classic-2p+princess-dragon', rules: must(together(['princess-dragon'])), players: 2 },
   { name: `classic-2p+${ids.join('+')}`, rules: all, players: 2 },
   ...(others.length === 0 ? [] : [{ name: `classic-2p+${others.join('+')}`, rules: must(together(others)), players: 2 }]),
 ];
