@@ -492,3 +492,29 @@ describe('views and saved states', () => {
     expect(slice(sc).flight).toEqual({ visited: [{ x: -2, y: 0 }] });
   });
 });
+
+describe('saved states', () => {
+  test('a game with the dragon and the fairy round-trips; tampered Princess and Dragon data is refused', async () => {
+    const { parseState } = await import('../src/index.js');
+    let s = must(newGame(rules, { players: 3, seed: 'save-pd' }));
+    for (let i = 0; i < 600 && s.step.kind !== 'game-over'; i++) {
+      const moves = legalMoves(rules, s);
+      const pick = moves.find((m) => m.type === 'princess-dragon/fairy') ?? moves[(i * 7) % moves.length]!;
+      s = must(applyMove(rules, s, pick)).state;
+    }
+    const text = serializeState(s);
+    expect(serializeState(must(parseState(rules, text)))).toBe(text);
+    const pd = s.ext['princess-dragon'] as PrincessDragonState;
+    expect(pd.dragon).not.toBeNull();
+    expect(pd.fairy).not.toBeNull();
+    for (const tamper of [
+      (x: PrincessDragonState) => (x.dragon = { x: x.dragon!.x + 1, y: x.dragon!.y }),
+      (x: PrincessDragonState) => (x.fairy = null),
+      (x: PrincessDragonState) => (x.flight = { visited: [] }),
+    ]) {
+      const j = JSON.parse(text) as { state: { ext: { 'princess-dragon': PrincessDragonState } } };
+      tamper(j.state.ext['princess-dragon']);
+      expect(parseState(rules, JSON.stringify(j)).ok).toBe(false);
+    }
+  });
+});

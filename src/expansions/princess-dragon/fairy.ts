@@ -28,11 +28,16 @@ export const FAIRY_SCORING_POINTS = 3;
  */
 export function fairyTargets(rules: Ruleset, state: Immutable<GameView>, player: number): Cell[] {
   const slice = pdSlice(state);
+  const tiles = new Set<number>();
+  for (const f of state.followers) if (f.player === player) tiles.add(f.tile);
+  // Followers the other modules hold on a tile (tower tops): asked only when some module holds any.
+  if (rules.hooks.followersAt.length > 0) {
+    for (let t = 0; t < state.tiles.length; t++) if (!tiles.has(t) && followersOnTile(rules, state, t).includes(player)) tiles.add(t);
+  }
   const out: { key: number; cell: Cell }[] = [];
-  for (let t = 0; t < state.tiles.length; t++) {
+  for (const t of tiles) {
     const placed = state.tiles[t]!;
-    if (sameCell(slice.fairy, placed.x, placed.y)) continue;
-    if (followersOnTile(rules, state, t).includes(player)) out.push({ key: cellKey(placed.x, placed.y), cell: { x: placed.x, y: placed.y } });
+    if (!sameCell(slice.fairy, placed.x, placed.y)) out.push({ key: cellKey(placed.x, placed.y), cell: { x: placed.x, y: placed.y } });
   }
   return out.sort((a, b) => a.key - b.key).map((o) => o.cell);
 }
