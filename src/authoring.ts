@@ -42,6 +42,7 @@ export {
   removeFollower,
   placeFollower,
   followersOnTile,
+  heldOnTiles,
   clearTile,
 } from './core/engine/scoring.js';
 export { emitExpansionEvent, sliceOf } from './core/expansion.js';

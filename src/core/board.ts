@@ -137,11 +137,22 @@ export function openIndex(open: readonly number[], key: number): number {
 export function placementFilter(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): ((key: number, r: number) => boolean) | null {
   const hooks = rules.hooks.placementByTile[tile.index]!;
   if (hooks.length === 0) return null;
-  return (key, r) => {
+  const ask = (key: number, r: number): boolean => {
     const x = keyX(key);
     const y = keyY(key);
     for (let i = 0; i < hooks.length; i++) if (hooks[i]!(rules as Ruleset, state, tile, x, y, r as Rotation) !== null) return false;
     return true;
+  };
+  if (!rules.hooks.placementCellOnly[tile.index]) return ask;
+  // Every hook answers per cell: ask once per cell (candidates come cell by cell, in order).
+  let lastKey = -1;
+  let last = false;
+  return (key, r) => {
+    if (key !== lastKey) {
+      lastKey = key;
+      last = ask(key, r);
+    }
+    return last;
   };
 }
 

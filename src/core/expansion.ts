@@ -132,6 +132,12 @@ export interface Expansion {
    */
   placementError?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile, x: number, y: number, rotation: Rotation): string | ExpansionError | null;
   /**
+   * With `placementError`: true when its answer depends on the cell only, never on the rotation
+   * (Shrines: the cells around). Listing placements then asks it once per cell instead of once
+   * per matching rotation.
+   */
+  readonly placementByCell?: boolean;
+  /**
    * Why one of the expansion's moves is refused, when it is not among the legal moves: its own
    * code and message (`'<id>/<name>'`), or null for the generic error. Also asked for a move of a
    * player who is not deciding now (null there gives `move/not-your-turn`).
@@ -172,11 +178,11 @@ export interface Expansion {
    */
   claimsAction?(rules: Ruleset, state: Immutable<GameView>): ActionClaim | null;
   /**
-   * The owners of the followers this expansion holds on the tile at `x, y`, off the feature
-   * graph (the Tower: the follower on top of a tower there), one entry per follower. With the
-   * board's followers they are "the followers on a tile" (the fairy's tile, the dragon's cell).
+   * The followers this expansion holds on tiles, off the feature graph (the Tower: the followers
+   * on top of towers), one entry per follower. With the board's followers they are "the
+   * followers on a tile" (the fairy's tile, the dragon's cell): see `followersOnTile`.
    */
-  followersAt?(state: Immutable<GameView>, x: number, y: number): readonly number[];
+  tileFollowers?(state: Immutable<GameView>): readonly TileFollower[];
   /**
    * Sends every follower this expansion holds on the tile at `x, y` back to its owner's supply,
    * with its own events (the dragon entering a tower's cell). Called by `clearTile`.
@@ -315,6 +321,16 @@ export interface Expansion {
   };
 }
 
+/** A follower an expansion holds on a tile, off the feature graph: see {@link Expansion.tileFollowers}. */
+export interface TileFollower {
+  /** Column of the tile. */
+  readonly x: number;
+  /** Row of the tile. */
+  readonly y: number;
+  /** Owner. */
+  readonly player: number;
+}
+
 /** A claim on the turn's action: see {@link Expansion.claimsAction}. */
 export interface ActionClaim {
   /** Whether passing is withdrawn too (one of the claiming expansion's `deployMoves` must be played). */
@@ -335,7 +351,7 @@ export interface CompiledHooks {
   readonly deployAllowed: readonly NonNullable<Expansion['deployAllowed']>[];
   /** The expansions that may claim the turn's action, in hook order. */
   readonly claimers: readonly Expansion[];
-  readonly followersAt: readonly NonNullable<Expansion['followersAt']>[];
+  readonly tileFollowers: readonly NonNullable<Expansion['tileFollowers']>[];
   readonly releaseAt: readonly NonNullable<Expansion['releaseAt']>[];
   readonly afterAction: readonly NonNullable<Expansion['afterAction']>[];
   readonly beforeFinalScoring: readonly NonNullable<Expansion['beforeFinalScoring']>[];
@@ -343,6 +359,8 @@ export interface CompiledHooks {
   readonly placementError: readonly NonNullable<Expansion['placementError']>[];
   /** The `placementError` hooks that concern each tile kind, by tile index. */
   readonly placementByTile: readonly (readonly NonNullable<Expansion['placementError']>[])[];
+  /** By tile index: whether every one of those hooks answers per cell (`placementByCell`). */
+  readonly placementCellOnly: readonly boolean[];
   readonly afterPlace: readonly NonNullable<Expansion['afterPlace']>[];
   readonly afterScoring: readonly NonNullable<Expansion['afterScoring']>[];
   readonly finalScoring: readonly NonNullable<Expansion['finalScoring']>[];

@@ -90,7 +90,7 @@ export interface Ruleset {
   readonly immer: Immer;
 }
 
-function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'claimers'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
+function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'placementCellOnly' | 'claimers'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
   const out: unknown[] = [];
   for (const e of expansions) {
     const h = e[key];
@@ -148,7 +148,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
       nextPlayer: hookList(expansions, 'nextPlayer'),
       deployAllowed: hookList(expansions, 'deployAllowed'),
       claimers: expansions.filter((e) => e.claimsAction !== undefined),
-      followersAt: hookList(expansions, 'followersAt'),
+      tileFollowers: hookList(expansions, 'tileFollowers'),
       releaseAt: hookList(expansions, 'releaseAt'),
       afterAction: hookList(expansions, 'afterAction'),
       beforeFinalScoring: hookList(expansions, 'beforeFinalScoring'),
@@ -158,6 +158,11 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
         expansions
           .filter((e) => e.placementError !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
           .map((e) => e.placementError!.bind(e)),
+      ),
+      placementCellOnly: tiles.map((t) =>
+        expansions
+          .filter((e) => e.placementError !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
+          .every((e) => e.placementByCell === true),
       ),
       afterPlace: hookList(expansions, 'afterPlace'),
       afterScoring: hookList(expansions, 'afterScoring'),

@@ -4,6 +4,7 @@
  */
 import type { FeatureRef, ScoreReason } from '../events.js';
 import type { ScoringContext } from '../game.js';
+import type { TileFollower } from '../expansion.js';
 import { findRoot } from '../features.js';
 import type { Follower, GameState, GameView } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
@@ -139,11 +140,22 @@ export function followersOnTile(rules: Ruleset, s: Immutable<GameView>, tile: nu
   const out: number[] = [];
   const fs = s.followers;
   for (let i = 0; i < fs.length; i++) if (fs[i]!.tile === tile) out.push(fs[i]!.player);
-  const held = rules.hooks.followersAt;
+  const held = rules.hooks.tileFollowers;
   if (held.length > 0) {
     const t = s.tiles[tile]!;
-    for (let i = 0; i < held.length; i++) out.push(...held[i]!(s, t.x, t.y));
+    for (let i = 0; i < held.length; i++) for (const f of held[i]!(s)) if (f.x === t.x && f.y === t.y) out.push(f.player);
   }
+  return out;
+}
+
+/**
+ * Every follower the expansions hold on tiles, off the feature graph (tower tops), in hook order:
+ * with `state.followers`, every follower standing on a tile.
+ */
+export function heldOnTiles(rules: Ruleset, s: Immutable<GameView>): TileFollower[] {
+  const held = rules.hooks.tileFollowers;
+  const out: TileFollower[] = [];
+  for (let i = 0; i < held.length; i++) out.push(...held[i]!(s));
   return out;
 }
 

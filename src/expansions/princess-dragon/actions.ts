@@ -35,8 +35,30 @@ function same(a: Move, b: Readonly<Record<string, unknown>>): boolean {
   return r['x'] === b['x'] && r['y'] === b['y'] && r['feature'] === b['feature'] && r['owner'] === b['owner'];
 }
 
+/**
+ * A list remembered for the state it was made for: encoding every legal move of a step asks for
+ * the same list once per move, so it is built once per step (the state is recognised by identity,
+ * the moves played and the step, since playouts change one state in place).
+ */
+function remembered(make: (rules: Ruleset, state: Immutable<GameView>) => Move[]): (rules: Ruleset, state: Immutable<GameView>) => Move[] {
+  let forState: unknown = null;
+  let forMoves = -1;
+  let forStep = '';
+  let list: Move[] = [];
+  return (rules, state) => {
+    if (state !== forState || state.moves.length !== forMoves || state.step.kind !== forStep) {
+      list = make(rules, state);
+      forState = state;
+      forMoves = state.moves.length;
+      forStep = state.step.kind;
+    }
+    return list;
+  };
+}
+
 /** The codec (`Expansion.actions`). */
-export function pdActions(lists: RankedLists): NonNullable<Expansion['actions']> {
+export function pdActions(given: RankedLists): NonNullable<Expansion['actions']> {
+  const lists: RankedLists = { fairy: remembered(given.fairy), portal: remembered(given.portal), princess: remembered(given.princess) };
   const rank = (list: readonly Move[], m: Readonly<Record<string, unknown>>, cap: number): number => {
     for (let i = 0; i < list.length && i < cap; i++) if (same(list[i]!, m)) return i;
     return -1;

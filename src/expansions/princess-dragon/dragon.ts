@@ -76,8 +76,18 @@ export function volcanoLanding(ctx: HookContext, volcanoes: ReadonlySet<string>,
  * held-back tiles are left, the pile is as good as empty and the game ends (docs/expansions/princess-dragon.md).
  */
 export function heldBackFilter(dragons: ReadonlySet<string>) {
-  const allow = (tile: CompiledTile): boolean => !dragons.has(tile.def.id);
-  return (_rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null => (pdSlice(state).dragon === null ? allow : null);
+  // By tile index, for the ruleset last asked about (a module object may serve several rulesets).
+  let forRules: Ruleset | null = null;
+  let held: Uint8Array = new Uint8Array(0);
+  const allow = (tile: CompiledTile): boolean => held[tile.index] === 0;
+  return (rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null => {
+    if (pdSlice(state).dragon !== null) return null;
+    if (forRules !== rules) {
+      forRules = rules;
+      held = Uint8Array.from(rules.tiles, (t) => (dragons.has(t.def.id) ? 1 : 0));
+    }
+    return allow;
+  };
 }
 
 /**

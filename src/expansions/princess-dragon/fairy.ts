@@ -9,10 +9,10 @@
  */
 import { deployTargets } from '../../core/engine/play.js';
 import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
-import { award, followersOnTile } from '../../core/engine/scoring.js';
+import { award, followersOnTile, heldOnTiles } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import { cellKey, type GameView, type Move } from '../../core/state.js';
+import { cellKey, keyX, keyY, type GameView, type Move } from '../../core/state.js';
 import type { Cell, Immutable } from '../../core/types.js';
 import { pdSlice, sameCell, tileIndexAt } from './state.js';
 
@@ -28,18 +28,16 @@ export const FAIRY_SCORING_POINTS = 3;
  */
 export function fairyTargets(rules: Ruleset, state: Immutable<GameView>, player: number): Cell[] {
   const slice = pdSlice(state);
-  const tiles = new Set<number>();
-  for (const f of state.followers) if (f.player === player) tiles.add(f.tile);
-  // Followers the other modules hold on a tile (tower tops): asked only when some module holds any.
-  if (rules.hooks.followersAt.length > 0) {
-    for (let t = 0; t < state.tiles.length; t++) if (!tiles.has(t) && followersOnTile(rules, state, t).includes(player)) tiles.add(t);
-  }
-  const out: { key: number; cell: Cell }[] = [];
-  for (const t of tiles) {
-    const placed = state.tiles[t]!;
-    if (!sameCell(slice.fairy, placed.x, placed.y)) out.push({ key: cellKey(placed.x, placed.y), cell: { x: placed.x, y: placed.y } });
-  }
-  return out.sort((a, b) => a.key - b.key).map((o) => o.cell);
+  const keys: number[] = [];
+  const add = (x: number, y: number): void => {
+    const k = cellKey(x, y);
+    if (!keys.includes(k) && !sameCell(slice.fairy, x, y)) keys.push(k);
+  };
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) if (fs[i]!.player === player) add(state.tiles[fs[i]!.tile]!.x, state.tiles[fs[i]!.tile]!.y);
+  // Followers the other modules hold on tiles (tower tops).
+  if (rules.hooks.tileFollowers.length > 0) for (const f of heldOnTiles(rules, state)) if (f.player === player) add(f.x, f.y);
+  return keys.sort((a, b) => a - b).map((k) => ({ x: keyX(k), y: keyY(k) }));
 }
 
 /**
@@ -49,8 +47,10 @@ export function fairyTargets(rules: Ruleset, state: Immutable<GameView>, player:
  */
 export function fairyMoves(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean): Move[] {
   const player = state.active;
-  if (state.supply[player]! <= 0 || (deployTargets(rules, state) === 0 && !couldPortal)) return [];
-  return fairyTargets(rules, state, player).map((c): Move => ({ type: 'princess-dragon/fairy', player, x: c.x, y: c.y }));
+  if (state.supply[player]! <= 0) return [];
+  const cells = fairyTargets(rules, state, player);
+  if (cells.length === 0 || (!couldPortal && deployTargets(rules, state) === 0)) return [];
+  return cells.map((c): Move => ({ type: 'princess-dragon/fairy', player, x: c.x, y: c.y }));
 }
 
 /** Moves the fairy (a listed target). */

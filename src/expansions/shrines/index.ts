@@ -270,6 +270,8 @@ export function shrines(): Expansion {
     // The placement limits concern only tiles with a cloister or a shrine.
     placementTiles: (tile) => tile.features.some((f) => f.kind === 'cloister' || f.kind === SHRINE_KIND.name),
     placementError,
+    // The limits concern the cells around, whatever the rotation.
+    placementByCell: true,
     afterScoring: resolveChallenges,
   };
 }

@@ -56,7 +56,7 @@
  * @module
  */
 import { showValue } from '../../core/errors.js';
-import { emitExpansionEvent, type Expansion, type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent, type Expansion, type HookContext, type TileFollower } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, type ExpansionMove, type GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
@@ -213,10 +213,10 @@ export function tower(options?: TowerOptions): Expansion {
     },
     // A follower on top of a tower stands on the tile (the fairy may join it) and goes home when
     // the dragon enters the tile (the Q&A: "Může drak vrátit zpět do zásoby figurku na věži? Drak létá, takže ano.").
-    followersAt: (state, x, y) => {
-      const slice = towerSlice(state);
-      const i = towerIndexAt(slice, x, y);
-      return i >= 0 && slice.towers[i]!.top >= 0 ? [slice.towers[i]!.top] : [];
+    tileFollowers: (state) => {
+      const out: TileFollower[] = [];
+      for (const t of towerSlice(state).towers) if (t.top >= 0) out.push({ x: t.x, y: t.y, player: t.top });
+      return out;
     },
     releaseAt: (ctx, x, y) => {
       const slice = towerSlice(ctx.state);
