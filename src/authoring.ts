@@ -46,3 +46,4 @@ export {
   clearTile,
 } from './core/engine/scoring.js';
 export { emitExpansionEvent, sliceOf } from './core/expansion.js';
+export { moveShapeError } from './core/errors.js';

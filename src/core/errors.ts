@@ -132,3 +132,31 @@ export function meepleError(
 ): MeepleError {
   return extra === undefined ? { code, message } : { code, message, ...extra };
 }
+
+/**
+ * Why an expansion's move has the wrong shape, or null: `fields` lists its fields by move type
+ * (`type` and `player` first), each an integer but `feature` (a string, described by
+ * `featureHint`). The refusal's code is `'<id>/malformed'` (or `'<id>/unknown-move'` for a type
+ * not in `fields`); `name` is how messages call the expansion. For expansions' `moveError`.
+ */
+export function moveShapeError(
+  id: string,
+  name: string,
+  fields: Readonly<Record<string, readonly string[]>>,
+  move: Readonly<Record<string, unknown>>,
+  featureHint = 'a local feature id such as "c1"',
+): ExpansionError | null {
+  const type = move['type'] as string;
+  if (!Object.hasOwn(fields, type)) return { code: `${id}/unknown-move` as ExpansionErrorCode, message: `${name} has no move '${type}' (moves: ${Object.keys(fields).join(', ')})` };
+  const list = fields[type]!;
+  for (const k of Object.keys(move)) {
+    if (!list.includes(k)) return { code: `${id}/malformed` as ExpansionErrorCode, message: `a ${type} move has no field '${k}' (fields: ${list.join(', ')})` };
+  }
+  for (const k of list.slice(1)) {
+    const v = move[k];
+    if (k === 'feature' ? typeof v !== 'string' : typeof v !== 'number' || !Number.isInteger(v)) {
+      return { code: `${id}/malformed` as ExpansionErrorCode, message: `a ${type} move needs ${k === 'feature' ? `a string "feature" (${featureHint})` : `an integer "${k}"`}, got ${showValue(v)}` };
+    }
+  }
+  return null;
+}

@@ -3,7 +3,7 @@
  * `princess-dragon/...` code and a message that says why (`Expansion.moveError`, and the claims
  * on a volcano or princess turn).
  */
-import { showValue, type ExpansionError } from '../../core/errors.js';
+import { moveShapeError, showValue, type ExpansionError } from '../../core/errors.js';
 import { deployTargets } from '../../core/engine/play.js';
 import { followersOnTile } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
@@ -42,24 +42,11 @@ export interface ErrorContext {
   readonly isKnight: (x: number, y: number, feature: string, owner: number) => boolean;
 }
 
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
-
 /** The refusal of a move of the module that is not among the legal moves (`Expansion.moveError`). */
 export function pdMoveError(c: ErrorContext, rules: Ruleset, state: Immutable<GameView>, move: Readonly<Record<string, unknown>>): ExpansionError | null {
   const type = move['type'] as string;
-  if (!(PRINCESS_DRAGON_MOVES as readonly string[]).includes(type)) {
-    return { code: 'princess-dragon/unknown-move', message: `the Princess and the Dragon has no move '${type}' (moves: ${PRINCESS_DRAGON_MOVES.join(', ')})` };
-  }
-  const fields = FIELDS[type as (typeof PRINCESS_DRAGON_MOVES)[number]];
-  for (const k of Object.keys(move)) {
-    if (!fields.includes(k)) return { code: 'princess-dragon/malformed', message: `a ${type} move has no field '${k}' (fields: ${fields.join(', ')})` };
-  }
-  for (const k of fields.slice(1)) {
-    const v = move[k];
-    if (k === 'feature' ? typeof v !== 'string' : !isInt(v)) {
-      return { code: 'princess-dragon/malformed', message: `a ${type} move needs ${k === 'feature' ? 'a string "feature" (a local feature id such as "c1")' : `an integer "${k}"`}, got ${showValue(v)}` };
-    }
-  }
+  const shape = moveShapeError('princess-dragon', 'the Princess and the Dragon', FIELDS, move);
+  if (shape !== null) return shape;
   const step = state.step;
   if (step.kind === 'game-over') return null;
   const player = move['player'] as number;

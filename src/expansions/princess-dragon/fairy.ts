@@ -71,18 +71,28 @@ export function fairyTurnPoint(ctx: HookContext): void {
   if (t >= 0 && followersOnTile(rules, state, t).includes(state.active)) award(ctx, state.active, FAIRY_TURN_POINTS, 'princess-dragon/fairy', null);
 }
 
-/** Before feature `root` is scored: 3 points to the owner of each follower on it standing on the fairy's tile. */
-export function fairyScoring(ctx: HookContext, root: number): void {
-  const { state } = ctx;
+/** The followers on the fairy's tile's features, as indices into `state.followers` (none while she is off the board). */
+function onFairyTile(state: Immutable<GameView>): number[] {
   const fairy = pdSlice(state).fairy;
-  if (fairy === null) return;
+  const out: number[] = [];
+  if (fairy === null) return out;
   const fs = state.followers;
   for (let i = 0; i < fs.length; i++) {
-    const f = fs[i]!;
-    const placed = state.tiles[f.tile]!;
-    if (placed.x !== fairy.x || placed.y !== fairy.y) continue;
-    if (findRoot(state.features.parent, placed.node + f.local) === root) award(ctx, f.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
+    const placed = state.tiles[fs[i]!.tile]!;
+    if (placed.x === fairy.x && placed.y === fairy.y) out.push(i);
   }
+  return out;
+}
+
+/** The root of the feature follower `i` stands on. */
+function rootOf(state: Immutable<GameView>, i: number): number {
+  const f = state.followers[i]!;
+  return findRoot(state.features.parent, state.tiles[f.tile]!.node + f.local);
+}
+
+/** Before feature `root` is scored: 3 points to the owner of each follower on it standing on the fairy's tile. */
+export function fairyScoring(ctx: HookContext, root: number): void {
+  for (const i of onFairyTile(ctx.state)) if (rootOf(ctx.state, i) === root) award(ctx, ctx.state.followers[i]!.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
 }
 
 /**
@@ -91,15 +101,5 @@ export function fairyScoring(ctx: HookContext, root: number): void {
  * points to its owner. (A follower on a tower top is on no feature and earns nothing.)
  */
 export function fairyFinal(ctx: HookContext): void {
-  const { state } = ctx;
-  const fairy = pdSlice(state).fairy;
-  if (fairy === null) return;
-  const fs = state.followers;
-  for (let i = 0; i < fs.length; i++) {
-    const f = fs[i]!;
-    const placed = state.tiles[f.tile]!;
-    if (placed.x === fairy.x && placed.y === fairy.y) {
-      award(ctx, f.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', findRoot(state.features.parent, placed.node + f.local));
-    }
-  }
+  for (const i of onFairyTile(ctx.state)) award(ctx, ctx.state.followers[i]!.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', rootOf(ctx.state, i));
 }

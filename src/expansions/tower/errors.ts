@@ -2,7 +2,7 @@
  * Why a Tower move is refused: each refusal has its own `tower/...` code and a message that says
  * why (`Expansion.moveError`, asked for every Tower move that is not among the legal moves).
  */
-import { showValue, type ExpansionError } from '../../core/errors.js';
+import { moveShapeError, type ExpansionError } from '../../core/errors.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, type GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
@@ -21,24 +21,11 @@ const FIELDS: Readonly<Record<(typeof TOWER_MOVES)[number], readonly string[]>> 
   'tower/ransom': ['type', 'player', 'captor'],
 };
 
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
-
 /** The refusal of a Tower move that is not among the legal moves (`Expansion.moveError`). */
 export function towerMoveError(debt: boolean, _rules: Ruleset, state: Immutable<GameView>, move: Readonly<Record<string, unknown>>): ExpansionError | null {
   const type = move['type'] as string;
-  if (!(TOWER_MOVES as readonly string[]).includes(type)) {
-    return { code: 'tower/unknown-move', message: `the Tower has no move '${type}' (moves: ${TOWER_MOVES.join(', ')})` };
-  }
-  const fields = FIELDS[type as (typeof TOWER_MOVES)[number]];
-  for (const k of Object.keys(move)) {
-    if (!fields.includes(k)) return { code: 'tower/malformed', message: `a ${type} move has no field '${k}' (fields: ${fields.join(', ')})` };
-  }
-  for (const k of fields.slice(1)) {
-    const v = move[k];
-    if (k === 'feature' ? typeof v !== 'string' : !isInt(v)) {
-      return { code: 'tower/malformed', message: `a ${type} move needs ${k === 'feature' ? `a string "feature" (a local feature id such as "c1", or "${TOP}")` : `an integer "${k}"`}, got ${showValue(v)}` };
-    }
-  }
+  const shape = moveShapeError('tower', 'the Tower', FIELDS, move, `a local feature id such as "c1", or "${TOP}"`);
+  if (shape !== null) return shape;
   const step = state.step;
   if (step.kind === 'game-over') return null;
   const player = move['player'] as number;
