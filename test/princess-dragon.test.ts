@@ -200,6 +200,8 @@ describe('the dragon ("Drak")', () => {
     expect(whyIllegal(rules, sc.state, { type: 'princess-dragon/move-dragon', player: 0, x: 1, y: 1 })?.code).toBe('princess-dragon/not-adjacent');
     expect(whyIllegal(rules, sc.state, { type: 'princess-dragon/move-dragon', player: 0, x: 2 })?.code).toBe('princess-dragon/malformed');
     expect(whyIllegal(rules, sc.state, { type: 'pass', player: 0 })?.code).toBe('move/wrong-step');
+    // The placing player passed (the turn's action): a fairy move now comes after it.
+    expect(whyIllegal(rules, sc.state, { type: 'princess-dragon/fairy', player: 0, x: 1, y: 1 })?.code).toBe('princess-dragon/action-taken');
     const r = applyMove(rules, sc.state, { type: 'princess-dragon/move-dragon', player: 0, x: 1, y: 1 } as Move);
     expect(r.ok).toBe(false);
     expect(serializeState(sc.state)).toBe(before);

@@ -113,6 +113,26 @@ function around(rules: Ruleset, s: Immutable<GameView>, key: number, role: Role)
   return out;
 }
 
+const NO_NEIGHBOUR = -1;
+const SEVERAL = -2;
+
+/**
+ * The cell key of the one tile of role `role` around cell `key` (8-neighbourhood), or
+ * `NO_NEIGHBOUR`, or `SEVERAL`: what the placement rule asks, without building a list (it is
+ * asked for every cell a cloister or shrine tile could go to).
+ */
+function loneNeighbour(rules: Ruleset, s: Immutable<GameView>, key: number, role: Role): number {
+  let found = NO_NEIGHBOUR;
+  for (let i = 0; i < 8; i++) {
+    const k = key + AROUND_DELTA[i]!;
+    const t = tileAt(s, k);
+    if (t < 0 || roleOfTile(rules, rules.tileById.get(s.tiles[t]!.id)!) !== role) continue;
+    if (found !== NO_NEIGHBOUR) return SEVERAL;
+    found = k;
+  }
+  return found;
+}
+
 /**
  * Shrines rules, "Přiložení kartičky Svatyně": a shrine tile may not lie next to more than one
  * cloister, a cloister tile next to more than one shrine. Read with the house-rule note of the
@@ -125,13 +145,12 @@ function placementError(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTi
   if (role === NONE) return null;
   const other = role === SHRINE ? CLOISTER : SHRINE;
   const key = cellKey(x, y);
-  const near = around(rules, s, key, other);
-  if (near.length === 0) return null;
-  if (near.length > 1) return `a ${ROLE_NAME[role]} may not lie next to more than one ${ROLE_NAME[other]}`;
-  const partner = near[0]!;
+  const partner = loneNeighbour(rules, s, key, other);
+  if (partner === NO_NEIGHBOUR) return null;
+  if (partner === SEVERAL) return `a ${ROLE_NAME[role]} may not lie next to more than one ${ROLE_NAME[other]}`;
   // The cell being placed is empty, so any neighbour of our kind found here is another one.
-  if (around(rules, s, partner.key, role).length > 0) {
-    return `the ${ROLE_NAME[other]} at ${keyX(partner.key)},${keyY(partner.key)} already has a ${ROLE_NAME[role]} next to it`;
+  if (loneNeighbour(rules, s, partner, role) !== NO_NEIGHBOUR) {
+    return `the ${ROLE_NAME[other]} at ${keyX(partner)},${keyY(partner)} already has a ${ROLE_NAME[role]} next to it`;
   }
   return null;
 }
