@@ -75,23 +75,13 @@ import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, type ExpansionMove, type GameState, type GameView, type Move } from '../../core/state.js';
 import { parseTileSpec } from '../../core/tiles.js';
 import type { Immutable } from '../../core/types.js';
-import { CARCASSONNE_KIND, CITY_SQUARES, COUNT_TILE_KINDS } from './tiles.js';
+import { CARCASSONNE_KIND, CITY_SQUARES, COUNT_TILE_KINDS, QUARTERS, type Quarter } from './tiles.js';
+import { countActions } from './actions.js';
 
-export { CARCASSONNE_KIND, CITY_SQUARES, COUNT_TILE_KINDS, type CitySquare } from './tiles.js';
+export { CARCASSONNE_KIND, CITY_SQUARES, COUNT_TILE_KINDS, QUARTERS, type CitySquare, type Quarter } from './tiles.js';
 
 /** The expansion's id. */
 export const COUNT = 'count';
-
-/** One of the four quarters of the City of Carcassonne. */
-export type Quarter = 'castle' | 'market' | 'blacksmith' | 'cathedral';
-
-/**
- * The quarters in clockwise order round the City, as the 2nd-edition rules number them (1 castle,
- * 2 market, 3 blacksmith, 4 cathedral) and as the C2 boards show them (castle CO3, market CO8,
- * blacksmith CO10, cathedral CO2). The `'clockwise'` variant moves the Count along this order;
- * moves and action ids list quarters in it.
- */
-export const QUARTERS: readonly Quarter[] = ['castle', 'market', 'blacksmith', 'cathedral'];
 
 /** Which rules sheet: 2 (the 2nd-edition rules, default) or 1 (the older sheet's end of the game). */
 export type CountEdition = 1 | 2;
@@ -610,72 +600,6 @@ export function count(options?: CountOptions): Expansion {
         });
         out[offset + 4 * P + QUARTERS.indexOf(slice.count)] = 1;
       },
-    },
-  };
-}
-
-/** Action ids of the Count's moves: quarters, decline, move-out counts, then end-of-game targets by rank. */
-const ENTER_ID = 0;
-const MOVE_COUNT_ID = 4;
-const DECLINE_ID = 8;
-const MOVE_OUT_ID = 9;
-/** Move-out counts 0..15 have ids. */
-const MOVE_OUT_IDS = 16;
-const TARGET_ID = MOVE_OUT_ID + MOVE_OUT_IDS;
-/** End-of-game targets (fields; edition 1: unfinished features too) with ids: the first 256 in canonical order (random games reach about 60). */
-const TARGET_IDS = 256;
-
-/** The Count's part of the integer action encoding (`Expansion.actions`). */
-function countActions(stepMoves: (rules: Ruleset, state: Immutable<GameView>) => Move[]): NonNullable<Expansion['actions']> {
-  /** The end-of-game moves of the current step, in canonical order (no decline). */
-  const targets = (rules: Ruleset, state: Immutable<GameView>): Move[] =>
-    state.step.kind === 'count/to-field' || state.step.kind === 'count/to-feature'
-      ? stepMoves(rules, state).filter((m) => m.type !== 'count/decline')
-      : [];
-  return {
-    version: 1,
-    size: () => TARGET_ID + TARGET_IDS,
-    // Per turn at most one entry and one Count move; per completed feature (at most 5 per tile) one
-    // answer per player; at the end one move per follower and one decline per player. Games of up to
-    // 256 tiles and 16 followers a player.
-    maxMoves: (players) => 256 * (2 + 5 * players) + players * 17,
-    encode(rules, state, move) {
-      const m = move as Readonly<Record<string, unknown>>;
-      switch (m['type']) {
-        case 'count/enter':
-        case 'count/move-count': {
-          const q = QUARTERS.indexOf(m['quarter'] as Quarter);
-          if (q < 0) return -1;
-          return (m['type'] === 'count/enter' ? ENTER_ID : MOVE_COUNT_ID) + q;
-        }
-        case 'count/decline':
-          return DECLINE_ID;
-        case 'count/move-out': {
-          const k = m['count'];
-          return Number.isInteger(k) && (k as number) >= 0 && (k as number) < MOVE_OUT_IDS ? MOVE_OUT_ID + (k as number) : -1;
-        }
-        case 'count/to-field':
-        case 'count/to-feature': {
-          const list = targets(rules, state);
-          for (let i = 0; i < list.length && i < TARGET_IDS; i++) {
-            const t = list[i] as unknown as Readonly<Record<string, unknown>>;
-            if (t['type'] === m['type'] && t['x'] === m['x'] && t['y'] === m['y'] && t['feature'] === m['feature']) return TARGET_ID + i;
-          }
-          return -1;
-        }
-        default:
-          return -1;
-      }
-    },
-    decode(rules, state, id) {
-      if (state.step.kind === 'game-over' || !Number.isInteger(id) || id < 0) return null;
-      const player = state.step.player;
-      if (id < MOVE_COUNT_ID) return { type: 'count/enter', player, quarter: QUARTERS[id - ENTER_ID]! };
-      if (id < DECLINE_ID) return { type: 'count/move-count', player, quarter: QUARTERS[id - MOVE_COUNT_ID]! };
-      if (id === DECLINE_ID) return { type: 'count/decline', player };
-      if (id < TARGET_ID) return { type: 'count/move-out', player, count: id - MOVE_OUT_ID };
-      const t = targets(rules, state)[id - TARGET_ID];
-      return t === undefined ? null : (t as ExpansionMove);
     },
   };
 }

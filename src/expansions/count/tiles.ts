@@ -60,3 +60,14 @@ export const CITY_SQUARES: readonly CitySquare[] = [
   ['CO11', 2, 2, 'f:S3,W1>k1 r:S2 f:S1,E3>k1 k:N,E1,E2,W2,W3'],
   ['CO12', 3, 2, 'c:E f:N3,S,W1>c1,k1 k:N1,N2,W2,W3'],
 ];
+
+/** One of the four quarters of the City of Carcassonne. */
+export type Quarter = 'castle' | 'market' | 'blacksmith' | 'cathedral';
+
+/**
+ * The quarters in clockwise order round the City, as the 2nd-edition rules number them (1 castle,
+ * 2 market, 3 blacksmith, 4 cathedral) and as the C2 boards show them (castle CO3, market CO8,
+ * blacksmith CO10, cathedral CO2). The `'clockwise'` variant moves the Count along this order;
+ * moves and action ids list quarters in it.
+ */
+export const QUARTERS: readonly Quarter[] = ['castle', 'market', 'blacksmith', 'cathedral'];
