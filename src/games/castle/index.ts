@@ -25,89 +25,17 @@ import { CASTLE_KINDS } from './kinds.js';
 import { castleConfig, type CastleConfig } from './options.js';
 import type { CastleLayout } from './data.js';
 import { tileAt } from '../../core/board.js';
+import { castleActions } from './actions.js';
+import { largestEmptyRegion } from './empty-area.js';
+import { WALL_TOKENS, type CastleSlice, type HeldToken, type KeepPlace } from './state.js';
+
+export { WALL_TOKENS, type CastleSlice, type HeldToken, type KeepPlace, type CastleScoreMove } from './state.js';
 
 /** Kind indices (CASTLE_KINDS order). */
 const PATH = 0;
 const TOWER = 1;
 const HOUSE = 2;
 const COURT = 3;
-
-/** Wall tokens: 2 of each kind 1..9 (digest, Material). */
-export const WALL_TOKENS = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9] as const;
-
-/** A face-up wall token a player holds. */
-export interface HeldToken {
-  /**
-   * Token kind, 1..9; -1 for a token taken from a concealed tower of a research state
-   * (`meeplekit/ai`, explicit chance) whose kind the next chance node decides.
-   */
-  readonly token: number;
-  /** The turn (`GameState.turn`) it was taken in: it is usable from a later turn on. */
-  readonly turn: number;
-}
-
-/** Where a player's keep stands. */
-export interface KeepPlace {
-  /** Root segment of the completed house. */
-  readonly root: number;
-  /** Its size in tiles (a start field counts as one). */
-  readonly tiles: number;
-}
-
-/**
- * The Castle's state slice, `state.ext.castle` (plain JSON).
- */
-export interface CastleSlice {
-  /**
-   * Per wall tower (in layout order): the face-down token lying there (1..9), 0 when there is
-   * none (tower 0/1, taken, or removed at the end). In a player's observation a face-down token
-   * shows as -1: its kind is hidden from both players until taken.
-   */
-  wall: number[];
-  /** Per player: the face-up tokens held, in the order taken. */
-  held: HeldToken[][];
-  /**
-   * How many tokens of each kind (index kind - 1) have been taken face up so far, by either
-   * player, used or not: public, so what is still unseen (on the wall or in the box) is known.
-   */
-  taken: number[];
-  /** Per player: where the keep stands, or null while it is in supply. */
-  keep: (KeepPlace | null)[];
-  /** The turn after which the active player plays again (wall token 1), or -1. */
-  extraTurn: number;
-  /** The last turn in which the active player scored a completed feature with the majority. */
-  majorityTurn: number;
-  /** A token (2 or 3) chosen for the feature scored next, or null. */
-  pending: {
-    /** Root segment of the feature. */
-    root: number;
-    /** The token, 2 or 3. */
-    token: number;
-  } | null;
-  /** Final-scoring token choices made (tokens 4, 5, 6 and 7): which feature each applies to. */
-  finals: {
-    /** The token's owner. */
-    player: number;
-    /** The token, 4 to 7. */
-    token: number;
-    /** Root segment of the chosen feature. */
-    root: number;
-  }[];
-}
-
-/** A `castle/score` move: score this completed feature next, with wall token 2 or 3 or none (0). */
-export interface CastleScoreMove extends ExpansionMove {
-  /** Discriminant. */
-  readonly type: 'castle/score';
-  /** Column of the feature's named tile. */
-  readonly x: number;
-  /** Row of that tile. */
-  readonly y: number;
-  /** Local feature id on that tile. */
-  readonly feature: string;
-  /** 2 (tower) or 3 (house) to double its value with that token, else 0. */
-  readonly token: number;
-}
 
 function slice(s: Immutable<GameView> | GameState): CastleSlice {
   return (s.ext as Record<string, unknown>)['castle'] as CastleSlice;
@@ -357,47 +285,7 @@ function rootsWithFollowers(s: Immutable<GameView>, kind: number): number[] {
 
 /** The largest orthogonally connected group of empty play-area cells (digest, End of game 1). */
 export function largestEmptyArea(rules: Ruleset, s: Immutable<GameView>): number {
-  if (rules.inside === null) return 0;
-  const layout = castleOf(rules).config.layout;
-  const w = layout.width;
-  const h = layout.height;
-  // 1 = empty cell of the play area not yet counted.
-  const open = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) open[i] = layout.inside[i]!;
-  for (const t of s.tiles) if (t.x >= 0 && t.y >= 0 && t.x < w && t.y < h) open[t.y * w + t.x] = 0;
-  // Flood fill with an explicit stack (each cell is pushed at most once).
-  const stack = new Int32Array(w * h);
-  let best = 0;
-  for (let start = 0; start < w * h; start++) {
-    if (open[start] === 0) continue;
-    open[start] = 0;
-    let top = 0;
-    stack[top++] = start;
-    let size = 0;
-    while (top > 0) {
-      const i = stack[--top]!;
-      size++;
-      const x = i % w;
-      if (x > 0 && open[i - 1] === 1) {
-        open[i - 1] = 0;
-        stack[top++] = i - 1;
-      }
-      if (x < w - 1 && open[i + 1] === 1) {
-        open[i + 1] = 0;
-        stack[top++] = i + 1;
-      }
-      if (i >= w && open[i - w] === 1) {
-        open[i - w] = 0;
-        stack[top++] = i - w;
-      }
-      if (i + w < w * h && open[i + w] === 1) {
-        open[i + w] = 0;
-        stack[top++] = i + w;
-      }
-    }
-    if (size > best) best = size;
-  }
-  return best;
+  return rules.inside === null ? 0 : largestEmptyRegion(castleOf(rules).config.layout, s.tiles);
 }
 
 /** The Castle's rules object of a ruleset. @internal */
@@ -522,92 +410,13 @@ function nextFinalChoice(c: CastleRules, s: Immutable<GameView>): { player: numb
   return null;
 }
 
-/** A window of cells: north-west corner and size. */
-type Window = Readonly<Record<'x' | 'y' | 'width' | 'height', number>>;
-
-/** Most features on one tile: each owns at least one of the 12 ports. */
-const MAX_LOCAL = 12;
-
-/**
- * The Castle's part of the integer action encoding (meeplekit/ai). Its moves name a feature by
- * the cell of its oldest tile, which may be a start field just outside the wall, so cells are
- * counted in the play area's bounding box grown by one cell on every side:
- * - `castle/score`: cell x local feature (12) x token (none, 2, 3);
- * - `castle/extra-turn`: decline, use;
- * - `castle/final-token`: token (4..7) x cell x local feature.
- */
-function castleActions(c: CastleRules): NonNullable<Expansion['actions']> {
-  const layout = c.config.layout;
-  const grown = (w: Window): { x: number; y: number; width: number; cells: number } => {
-    const width = w.width + 2;
-    return { x: w.x - 1, y: w.y - 1, width, cells: width * (w.height + 2) };
-  };
-  const tiles = c.config.tiles.reduce((n, t) => n + t.count, 0);
-  return {
-    version: 1,
-    window: { x: 0, y: 0, width: layout.width, height: layout.height },
-    size: (w) => 7 * grown(w).cells * MAX_LOCAL + 2,
-    // Every tile completes at most 12 features; one extra-turn question per turn; 8 final tokens at most each.
-    maxMoves: () => tiles * MAX_LOCAL + tiles + 18,
-    encode(rules, s, move, w) {
-      const g = grown(w);
-      const x = move['x'] as number;
-      const y = move['y'] as number;
-      if (move.type === 'castle/extra-turn') return 3 * g.cells * MAX_LOCAL + (move['use'] === true ? 1 : 0);
-      const t = tileAt(s, cellKey(x, y));
-      if (t < 0) return -1;
-      const local = rules.tileById.get(s.tiles[t]!.id)!.localIndex[move['feature'] as string];
-      if (local === undefined) return -1;
-      const at = ((y - g.y) * g.width + (x - g.x)) * MAX_LOCAL + local;
-      if (move.type === 'castle/score') {
-        const token = move['token'] as number;
-        return (token === 0 ? 0 : token === 2 ? 1 : 2) * g.cells * MAX_LOCAL + at;
-      }
-      if (move.type === 'castle/final-token') return 3 * g.cells * MAX_LOCAL + 2 + ((move['token'] as number) - 4) * g.cells * MAX_LOCAL + at;
-      return -1;
-    },
-    decode(rules, s, id, w) {
-      const g = grown(w);
-      const block = g.cells * MAX_LOCAL;
-      const player = s.step.kind === 'game-over' ? -1 : s.step.player;
-      if (id === 3 * block) return { type: 'castle/extra-turn', player, use: false };
-      if (id === 3 * block + 1) return { type: 'castle/extra-turn', player, use: true };
-      let kind: 'castle/score' | 'castle/final-token';
-      let token: number;
-      let rest: number;
-      if (id < 3 * block) {
-        kind = 'castle/score';
-        token = [0, 2, 3][Math.floor(id / block)]!;
-        rest = id % block;
-      } else {
-        const k = id - 3 * block - 2;
-        if (k < 0 || k >= 4 * block) return null;
-        kind = 'castle/final-token';
-        token = 4 + Math.floor(k / block);
-        rest = k % block;
-      }
-      const cell = Math.floor(rest / MAX_LOCAL);
-      const local = rest % MAX_LOCAL;
-      const x = g.x + (cell % g.width);
-      const y = g.y + Math.floor(cell / g.width);
-      const t = tileAt(s, cellKey(x, y));
-      if (t < 0) return null;
-      const feature = rules.tileById.get(s.tiles[t]!.id)!.def.features[local];
-      if (feature === undefined) return null;
-      return kind === 'castle/score'
-        ? { type: kind, player, x, y, feature: feature.id, token }
-        : { type: kind, player, token, x, y, feature: feature.id };
-    },
-  };
-}
-
 /** The Castle's own rules as a module on the core's hooks (id `castle`). */
 function rulesModule(c: CastleRules): Expansion {
   return {
     id: 'castle',
     order: -1,
     options: {},
-    actions: castleActions(c),
+    actions: castleActions(c.config),
     setup(_rules: Ruleset, players: number, random: (n: number) => number): CastleSlice {
       // 13 of the 18 tokens, drawn face down onto the towers other than 0/1; 5 go back unseen.
       const pool: number[] = [...WALL_TOKENS];
