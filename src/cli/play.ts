@@ -1,6 +1,7 @@
 /**
  * `meeplekit play`: a seeded game between bots, printed turn by turn or as one JSON object.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRuleset } from '../ruleset.js';
 import type { Expansion } from '../core/expansion.js';
@@ -9,6 +10,9 @@ import { applyMove, newGame } from '../core/engine/apply.js';
 import { createRandomSource } from '../core/rng.js';
 import type { ExpansionEvent, GameEvent } from '../core/events.js';
 import { greedyBot, randomBot, type Bot } from '../bots.js';
+import { makeReplay } from '../core/engine/serialize.js';
+import type { Ruleset } from '../core/ruleset.js';
+import type { GameState } from '../core/state.js';
 
 const FIGURE: Readonly<Record<string, string>> = {
   city: 'knight',
@@ -30,13 +34,58 @@ export interface CommandOutput {
   readonly code: number;
 }
 
-const USAGE = `usage: meeplekit play [--game classic|castle] [--expansions id,id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--json]`;
+const USAGE = `usage: meeplekit play [--game classic|castle] [--expansions id,id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--json] [--replay game.json]`;
 
 function fail(message: string): CommandOutput {
   return { stdout: '', stderr: `meeplekit play: ${message}\n${USAGE}\n`, code: 2 };
 }
 
-/** Runs `meeplekit play` with the arguments after `play`. Pure: returns the output instead of printing it. */
+/** The parsed `play` options ({@link GAME_OPTIONS}), as `parseArgs` returns them. */
+export interface GameFlags {
+  readonly game: string;
+  readonly expansions: string;
+  readonly 'river-set'?: string | undefined;
+  readonly players: string;
+  readonly seed: string;
+  readonly bots: string;
+}
+
+/** A seeded bot game ready to play: its rules, first state, and a bot per player. */
+export interface BotGame {
+  readonly rules: Ruleset;
+  readonly state: GameState;
+  readonly bots: readonly Bot[];
+  /** The bot names, one per player. */
+  readonly botNames: readonly string[];
+}
+
+/**
+ * Sets up the game `meeplekit play` plays for the given flags (checked in the order `play` checks
+ * them): the ruleset, the new game and the bots, seeded from `<seed>/bots`; or the message for a
+ * bad flag. `meeplekit render game` plays the very same game.
+ */
+export function setUpBotGame(values: GameFlags): BotGame | string {
+  if (!/^\d+$/.test(values.players)) return `--players must be a whole number, got '${values.players}'`;
+  const ids = expansionIds(values.expansions, values['river-set']);
+  if (typeof ids === 'string') return ids;
+  const expansions: Expansion[] = ids.map((id) => CLI_EXPANSIONS[id]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
+  const rules = createRuleset({ game: values.game as 'classic' | 'castle', expansions });
+  if (!rules.ok) return rules.error.message;
+  const players = Number(values.players);
+  const game = newGame(rules.value, { players, seed: values.seed });
+  if (!game.ok) return game.error.message;
+  const names = values.bots.split(',');
+  for (const b of names) if (!(BOTS as readonly string[]).includes(b)) return `unknown bot '${b}' (bots: ${BOTS.join(', ')})`;
+  const random = createRandomSource(`${values.seed}/bots`);
+  const bots: Bot[] = Array.from({ length: players }, (_, p) => (names[p % names.length] === 'greedy' ? greedyBot(random) : randomBot(random)));
+  return { rules: rules.value, state: game.value, bots, botNames: bots.map((_, p) => names[p % names.length]!) };
+}
+
+/**
+ * Runs `meeplekit play` with the arguments after `play`. Returns the output instead of printing
+ * it; with `--replay <file>` it writes the game's replay ({@link makeReplay}, JSON) to that file
+ * once the game is over (nothing is written on a bad argument).
+ */
 export function runPlay(args: readonly string[]): CommandOutput {
   let values;
   try {
@@ -45,6 +94,7 @@ export function runPlay(args: readonly string[]): CommandOutput {
       options: {
         ...GAME_OPTIONS,
         json: { type: 'boolean', default: false },
+        replay: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -52,31 +102,21 @@ export function runPlay(args: readonly string[]): CommandOutput {
   } catch (e) {
     return fail((e as Error).message);
   }
-  if (!/^\d+$/.test(values.players)) return fail(`--players must be a whole number, got '${values.players}'`);
-  const ids = expansionIds(values.expansions, values['river-set']);
-  if (typeof ids === 'string') return fail(ids);
-  const expansions: Expansion[] = ids.map((id) => CLI_EXPANSIONS[id]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
-  const rules = createRuleset({ game: values.game as 'classic' | 'castle', expansions });
-  if (!rules.ok) return fail(rules.error.message);
-  const players = Number(values.players);
-  const game = newGame(rules.value, { players, seed: values.seed });
-  if (!game.ok) return fail(game.error.message);
-  const botNames = values.bots.split(',');
-  for (const b of botNames) if (!(BOTS as readonly string[]).includes(b)) return fail(`unknown bot '${b}' (bots: ${BOTS.join(', ')})`);
-  const random = createRandomSource(`${values.seed}/bots`);
-  const bots: Bot[] = Array.from({ length: players }, (_, p) =>
-    botNames[p % botNames.length] === 'greedy' ? greedyBot(random) : randomBot(random),
-  );
+  if (values.replay === '') return fail('--replay needs a file name');
+  const setup = setUpBotGame(values);
+  if (typeof setup === 'string') return fail(setup);
+  const { rules, bots, botNames } = setup;
+  const players = bots.length;
 
   const lines: string[] = [];
-  lines.push(`meeplekit play: ${rules.value.id}, ${players} players, seed ${JSON.stringify(values.seed)}, bots ${bots.map((_, p) => botNames[p % botNames.length]).join(',')}`);
-  let state = game.value;
+  lines.push(`meeplekit play: ${rules.id}, ${players} players, seed ${JSON.stringify(values.seed)}, bots ${botNames.join(',')}`);
+  let state = setup.state;
   let turnEvents: GameEvent[] = [];
   let turns = 0;
   let discarded = 0;
   while (state.step.kind !== 'game-over') {
-    const move = bots[state.step.player]!(rules.value, state);
-    const next = applyMove(rules.value, state, move);
+    const move = bots[state.step.player]!(rules, state);
+    const next = applyMove(rules, state, move);
     if (!next.ok) return { stdout: '', stderr: `internal error: bot played an illegal move: ${next.error.message}\n`, code: 1 };
     state = next.value.state;
     for (const e of next.value.events) {
@@ -91,12 +131,19 @@ export function runPlay(args: readonly string[]): CommandOutput {
   }
   const finals = turnEvents.filter((e): e is Extract<GameEvent, { type: 'scored' }> => e.type === 'scored');
   const winners = state.step.winners;
+  if (values.replay !== undefined) {
+    try {
+      writeFileSync(values.replay, `${JSON.stringify(makeReplay(rules, state))}\n`);
+    } catch (e) {
+      return { stdout: '', stderr: `meeplekit play: cannot write the replay to ${values.replay}: ${(e as Error).message}\n`, code: 2 };
+    }
+  }
   if (values.json) {
     const out = {
-      ruleset: rules.value.id,
+      ruleset: rules.id,
       seed: values.seed,
       players,
-      bots: bots.map((_, p) => botNames[p % botNames.length]),
+      bots: botNames,
       scores: state.scores,
       winners,
       turns,
