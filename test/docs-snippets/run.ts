@@ -1,0 +1,104 @@
+/**
+ * Runs documentation snippets: each one is written to a file and run by tsx in a process of its
+ * own, with the package's import paths mapped to src/ by a generated tsconfig.json (the same
+ * mapping the type-check uses). A snippet passes when its process exits with code 0 in time.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IMPORT_PATHS, snippetFileName } from './compile.js';
+import type { Snippet } from './extract.js';
+
+/** How a run went. */
+export interface RunResult {
+  readonly snippet: Snippet;
+  readonly ok: boolean;
+  /** The exit code, or null when the process was killed (by the timeout). */
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  /** stderr, with the snippet file's positions rewritten as markdown lines. */
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/**
+ * Writes `snippets` into `dir` (created) with a tsconfig.json mapping the import paths to src/, and
+ * a link to the project's node_modules, so that a snippet's other imports resolve as they do for
+ * the type-check. (`dir` cannot lie inside node_modules: tsx, like tsc, applies `paths` to no file
+ * there.)
+ */
+export function writeSnippets(root: string, dir: string, snippets: readonly Snippet[]): void {
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const paths: Record<string, string[]> = {};
+  for (const [name, file] of Object.entries(IMPORT_PATHS)) paths[name] = [join(root, file)];
+  const tsconfig = { compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, paths } };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  // The snippets are ES modules (they use import and top-level await).
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  for (const s of snippets) writeFileSync(join(dir, snippetFileName(s)), s.code);
+}
+
+/** Runs one snippet file (already written by {@link writeSnippets}) with tsx. */
+export function runSnippet(root: string, dir: string, snippet: Snippet, timeoutMs: number): Promise<RunResult> {
+  const file = snippetFileName(snippet);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--tsconfig', join(dir, 'tsconfig.json'), file], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 20_000) stderr += chunk;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({
+        snippet,
+        ok: exitCode === 0 && !timedOut,
+        exitCode,
+        timedOut,
+        stderr: toMarkdownPositions(stderr, snippet),
+        ms: Date.now() - started,
+      });
+    });
+  });
+}
+
+/** Rewrites `.../README.md.L60.ts:5:3` in a stack trace as `README.md:65`, the markdown line. */
+function toMarkdownPositions(text: string, snippet: Snippet): string {
+  const name = snippetFileName(snippet).replaceAll('.', '\\.');
+  return text.replace(new RegExp(`(?:file://)?[^\\s()]*${name}:(\\d+)(?::\\d+)?`, 'g'), (_, line: string) => `${snippet.file}:${snippet.line + Number(line)}`);
+}
+
+/**
+ * Runs every snippet, a few at a time (one per core, at most 4), in a fresh temporary directory,
+ * which is removed afterwards. Results are in the order of `snippets`.
+ */
+export async function runSnippets(root: string, snippets: readonly Snippet[], timeoutMs = 30_000): Promise<RunResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'meeplekit-docs-snippets-'));
+  writeSnippets(root, dir, snippets);
+  try {
+    const results: RunResult[] = new Array(snippets.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < snippets.length) {
+        const k = next++;
+        results[k] = await runSnippet(root, dir, snippets[k]!, timeoutMs);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(availableParallelism(), 4)) }, worker));
+    return results;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
