@@ -1,0 +1,280 @@
+/**
+ * The layout of one tile kind's picture, worked out from its definition (the same data the rules
+ * read): which feature is the ground, the outline of every area feature, the centre line of every
+ * band, where roads end, and where a follower or a symbol stands on each feature. Computed once
+ * per tile kind and ruleset, at rotation 0; boards turn the finished picture.
+ */
+import type { FeatureKindDef, TileDef } from '../core/tiles.js';
+import { PORTS } from '../core/types.js';
+import { areaOutline, bandLine, CENTRE, cubicAt, distanceToBand, insidePolygon, lerp, portMid, portRuns, sidePoint, type BandLine, type Outline } from './geometry.js';
+import { marksOf, type TileMarks } from './marks.js';
+import { cellCentre, cellOf, cellsWhere, deepestCell, GRID, growLabels } from './raster.js';
+import type { Point } from './svg.js';
+
+/** How a feature kind is drawn. */
+export type Role =
+  /** Open ground between the other features (fields, The Castle's courts). */
+  | 'ground'
+  /** An area bounded by a wall or outline (cities, towers, houses, the City of Carcassonne). */
+  | 'area'
+  /** A band between ports (roads, rivers, paths). */
+  | 'band'
+  /** A building in the middle of the tile (cloisters, shrines). */
+  | 'centre';
+
+/** How a kind is drawn, from its traits and name (unknown kinds of outside modules draw as areas). */
+export function roleOf(kind: FeatureKindDef): Role {
+  if (kind.completion === 'surroundings') return 'centre';
+  if (kind.name === 'road' || kind.name === 'river' || kind.name === 'path') return 'band';
+  if (kind.name === 'field' || kind.name === 'court') return 'ground';
+  return 'area';
+}
+
+/** Half the width of a band kind, in tile units. */
+export function bandHalfWidth(kind: string): number {
+  return kind === 'river' ? 7 : kind === 'path' ? 6.5 : 5.5;
+}
+
+/** One feature of a tile picture. */
+export interface FeatureArt {
+  /** Local id (`c1`). */
+  readonly id: string;
+  /** Kind name. */
+  readonly kind: string;
+  /** How it is drawn. */
+  readonly role: Role;
+  /** Pennants (wells on paths, markets in courts). */
+  readonly pennants: number;
+  /** Outline (areas and ground with ports). */
+  readonly outline: Outline | null;
+  /** Centre line (bands). */
+  readonly band: BandLine | null;
+  /** Where a follower on it stands. */
+  readonly anchor: Point;
+  /** Where its pennant, well or market is drawn. */
+  readonly emblem: Point;
+  /** Raster cells of the room it has in the picture (ground and areas), for highlighting. */
+  readonly region: Uint8Array | null;
+}
+
+/** A tile kind's picture layout. */
+export interface TileArt {
+  /** The tile kind's id. */
+  readonly id: string;
+  /** The features, in local order. */
+  readonly features: readonly FeatureArt[];
+  /** The feature drawn as the whole tile's ground (-1: none). */
+  readonly ground: number;
+  /** Where roads with one port end. */
+  readonly hub: Point;
+  /** What stands in the middle where roads end, when nothing else does. */
+  readonly hubMark: 'junction' | 'lake' | null;
+  /** The printed symbols. */
+  readonly marks: TileMarks;
+  /** Where each free-room symbol (`marks.spots`) is drawn. */
+  readonly spots: readonly Point[];
+  /** Where the princess is drawn (null: none). */
+  readonly princess: Point | null;
+}
+
+/** Radius of a building or symbol in the middle of a tile. */
+export const CENTRE_RADIUS = 16;
+
+/** Lays out the picture of tile kind `def` whose features have kinds `kinds` (in local order). */
+export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt {
+  const marks = marksOf(def.id);
+  const ports = def.features.map((f) => f.ports.map((p) => PORTS.indexOf(p)));
+  const roles = kinds.map(roleOf);
+  const hasCentre = roles.includes('centre') || marks.centre !== null;
+
+  // Where one-port bands end: the building or symbol in the middle; a junction of three or more;
+  // else the gate of a city (or other area) on the tile; else a small house in the middle.
+  const deadEnds = def.features.filter((f, i) => roles[i] === 'band' && f.ports.length === 1 && kinds[i]!.name !== 'river').length;
+  const riverEnds = def.features.some((f, i) => kinds[i]!.name === 'river' && f.ports.length !== 2);
+  const firstArea = roles.findIndex((r, i) => r === 'area' && ports[i]!.length > 0 && ports[i]!.length < 12);
+  let hub = CENTRE;
+  let hubMark: TileArt['hubMark'] = null;
+  if (riverEnds && !hasCentre && deadEnds === 0) hubMark = 'lake';
+  else if (!hasCentre && deadEnds >= 3) hubMark = 'junction';
+  else if (!hasCentre && deadEnds > 0 && firstArea >= 0) hub = lerp(CENTRE, runMiddle(ports[firstArea]!), 0.62);
+  else if (!hasCentre && deadEnds > 0) hubMark = 'junction';
+
+  const outlines = def.features.map((_, i) => (roles[i] === 'area' || roles[i] === 'ground') && ports[i]!.length > 0 ? areaOutline(ports[i]!) : null);
+  const bands = def.features.map((_, i) => (roles[i] === 'band' ? bandLine(ports[i]!, kinds[i]!.name === 'river' ? CENTRE : hub) : null));
+
+  // Room in the picture: what each drawn shape covers.
+  const centreCovered = hasCentre || hubMark !== null;
+  const centreRadius = hasCentre ? CENTRE_RADIUS : hubMark === 'lake' ? 12 : 7;
+  const inCentre = (p: Point): boolean => centreCovered && Math.hypot(p.x - CENTRE.x, p.y - CENTRE.y) < centreRadius + 1;
+  const inBand = (p: Point, i: number): boolean => bands[i] !== null && distanceToBand(p, bands[i]!) < bandHalfWidth(kinds[i]!.name) + 1.5;
+  const anyBand = (p: Point): boolean => bands.some((_, i) => inBand(p, i));
+  // Ground: the largest open-ground feature with ports; without one, the largest area.
+  const ground = pickGround(roles, ports);
+  const areaMasks = def.features.map((_, i) => (roles[i] === 'area' && i !== ground && outlines[i] !== null ? cellsWhere((p) => insidePolygon(p, outlines[i]!.polygon)) : null));
+  const blocked = cellsWhere((p) => inCentre(p) || anyBand(p) || areaMasks.some((m) => m !== null && m[cellOf(p)] === 1));
+
+  // Ground features: grow each one's room from its ports over the free cells.
+  const free = new Uint8Array(GRID * GRID);
+  for (let c = 0; c < free.length; c++) free[c] = blocked[c] === 1 ? 0 : 1;
+  const seeds: [number, number][] = [];
+  def.features.forEach((_, i) => {
+    if (roles[i] !== 'ground' && !(i === ground && roles[i] === 'area')) return;
+    for (const p of ports[i]!) {
+      const mid = portMid(p);
+      for (let step = 0; step <= 12; step++) {
+        const c = cellOf(lerp(mid, CENTRE, step / 25));
+        if (free[c] === 1) {
+          seeds.push([c, i]);
+          break;
+        }
+      }
+    }
+  });
+  const labels = growLabels(free, seeds);
+  const regions: (Uint8Array | null)[] = def.features.map(() => null);
+  def.features.forEach((_, i) => {
+    if (roles[i] !== 'ground' && !(i === ground && roles[i] === 'area')) return;
+    const r = new Uint8Array(GRID * GRID);
+    for (let c = 0; c < r.length; c++) if (labels[c] === i) r[c] = 1;
+    regions[i] = r;
+  });
+  // Ground features with no port (an inner meadow): the free pockets no port reached, largest first.
+  const pockets = freePockets(free, labels);
+  let pocket = 0;
+  def.features.forEach((f, i) => {
+    if (roles[i] === 'ground' && f.ports.length === 0 && pocket < pockets.length) regions[i] = pockets[pocket++]!;
+  });
+  // Areas: what is left of the outline where later areas, bands and the middle cover it.
+  def.features.forEach((_, i) => {
+    if (areaMasks[i] === null) return;
+    const r = new Uint8Array(GRID * GRID);
+    for (let c = 0; c < r.length; c++) {
+      if (areaMasks[i]![c] !== 1) continue;
+      const p = cellCentre(c);
+      if (inCentre(p) || anyBand(p) || areaMasks.some((m, j) => j > i && m !== null && m[c] === 1)) continue;
+      r[c] = 1;
+    }
+    regions[i] = r;
+  });
+
+  const anchors: Point[] = def.features.map((f, i) => {
+    const role = roles[i]!;
+    if (role === 'centre') return CENTRE;
+    if (role === 'band') {
+      const curve = bands[i]!.curves[0]!;
+      return cubicAt(curve, f.ports.length === 2 ? 0.5 : 0.42);
+    }
+    const region = regions[i];
+    const prefer = ports[i]!.length === 0 ? CENTRE : lerp(average(ports[i]!.map(portMid)), CENTRE, 0.35);
+    const cell = region === null || region === undefined ? -1 : deepestCell(region, prefer);
+    return cell < 0 ? prefer : cellCentre(cell);
+  });
+  const emblems = def.features.map((f, i) => {
+    if (f.pennants === 0) return anchors[i]!;
+    if (roles[i] === 'band') return cubicAt(bands[i]!.curves[0]!, f.ports.length === 2 ? 0.22 : 0.2);
+    return spotIn(regions[i] ?? null, [anchors[i]!], 17) ?? lerp(anchors[i]!, CENTRE, -0.4);
+  });
+  const princessLocal = marks.princess === null ? -1 : def.features.findIndex((f) => f.id === marks.princess);
+  const taken = [...anchors, ...emblems.filter((_, i) => def.features[i]!.pennants > 0)];
+  const princess = princessLocal < 0 ? null : (spotIn(regions[princessLocal] ?? null, taken, 15) ?? anchors[princessLocal]!);
+  if (princess !== null) taken.push(princess);
+  const spots: Point[] = [];
+  const open = new Uint8Array(GRID * GRID);
+  for (let c = 0; c < open.length; c++) open[c] = free[c]!;
+  for (const _ of marks.spots) {
+    const at = spotIn(open, taken, 15) ?? spotIn(open, taken, 8) ?? { x: 80, y: 80 };
+    spots.push(at);
+    taken.push(at);
+  }
+
+  return {
+    id: def.id,
+    features: def.features.map((f, i) => ({
+      id: f.id,
+      kind: f.kind,
+      role: roles[i]!,
+      pennants: f.pennants,
+      outline: outlines[i]!,
+      band: bands[i]!,
+      anchor: anchors[i]!,
+      emblem: emblems[i]!,
+      region: regions[i]!,
+    })),
+    ground,
+    hub,
+    hubMark,
+    marks,
+    spots,
+    princess,
+  };
+}
+
+function pickGround(roles: readonly Role[], ports: readonly (readonly number[])[]): number {
+  let best = -1;
+  for (const want of ['ground', 'area'] as const) {
+    for (let i = 0; i < roles.length; i++) {
+      if (roles[i] === want && ports[i]!.length > 0 && (best < 0 || ports[i]!.length > ports[best]!.length)) best = i;
+    }
+    if (best >= 0) return best;
+  }
+  return -1;
+}
+
+/** The point halfway along a feature's first run of ports, on the tile's edge. */
+function runMiddle(ports: readonly number[]): Point {
+  const [first, length] = portRuns(ports)[0]!;
+  const pos = (first + length / 2) % 12;
+  return sidePoint(Math.floor(pos / 3), (pos % 3) / 3);
+}
+
+function average(points: readonly Point[]): Point {
+  let x = 0;
+  let y = 0;
+  for (const p of points) {
+    x += p.x;
+    y += p.y;
+  }
+  return { x: x / points.length, y: y / points.length };
+}
+
+/** The deepest cell of `region` at least `gap` tile units from every point of `avoid`, or null. */
+function spotIn(region: Uint8Array | null, avoid: readonly Point[], gap: number): Point | null {
+  if (region === null) return null;
+  const r = new Uint8Array(region.length);
+  let any = false;
+  for (let c = 0; c < r.length; c++) {
+    if (region[c] !== 1) continue;
+    const p = cellCentre(c);
+    if (avoid.every((a) => Math.hypot(a.x - p.x, a.y - p.y) >= gap)) {
+      r[c] = 1;
+      any = true;
+    }
+  }
+  if (!any) return null;
+  const cell = deepestCell(r, CENTRE);
+  return cell < 0 ? null : cellCentre(cell);
+}
+
+/** Free cells no label reached, grouped into connected pockets, largest first (ties: first cell). */
+function freePockets(free: Uint8Array, labels: Int16Array): Uint8Array[] {
+  const left = new Uint8Array(free.length);
+  for (let c = 0; c < left.length; c++) left[c] = free[c] === 1 && labels[c] === -1 ? 1 : 0;
+  const pockets: { cells: Uint8Array; size: number; first: number }[] = [];
+  const seen = new Uint8Array(free.length);
+  for (let c = 0; c < left.length; c++) {
+    if (left[c] !== 1 || seen[c] === 1) continue;
+    const grown = growLabels(left, [[c, 0]]);
+    const cells = new Uint8Array(free.length);
+    let size = 0;
+    for (let d = 0; d < cells.length; d++) {
+      if (grown[d] === 0) {
+        cells[d] = 1;
+        seen[d] = 1;
+        size++;
+      }
+    }
+    pockets.push({ cells, size, first: c });
+  }
+  pockets.sort((a, b) => b.size - a.size || a.first - b.first);
+  return pockets.filter((p) => p.size >= 6).map((p) => p.cells);
+}
