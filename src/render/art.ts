@@ -8,7 +8,7 @@ import type { FeatureKindDef, TileDef } from '../core/tiles.js';
 import { PORTS } from '../core/types.js';
 import { areaOutline, bandLine, CENTRE, cubicAt, distanceToBand, insidePolygon, lerp, portMid, portRuns, sidePoint, type BandLine, type Outline } from './geometry.js';
 import { marksOf, type TileMarks } from './marks.js';
-import { cellCentre, cellOf, cellsWhere, deepestCell, GRID, growLabels } from './raster.js';
+import { cellCentre, cellOf, cellsWhere, deepestCell, depths, GRID, growLabels } from './raster.js';
 import type { Point } from './svg.js';
 
 /** How a feature kind is drawn. */
@@ -90,7 +90,7 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
   // Where one-port bands end: the building or symbol in the middle; a junction of three or more;
   // else the gate of a city (or other area) on the tile; else a small house in the middle.
   const deadEnds = def.features.filter((f, i) => roles[i] === 'band' && f.ports.length === 1 && kinds[i]!.name !== 'river').length;
-  const riverEnds = def.features.some((f, i) => kinds[i]!.name === 'river' && f.ports.length !== 2);
+  const riverEnds = def.features.some((f, i) => kinds[i]!.name === 'river' && f.ports.length === 1);
   const firstArea = roles.findIndex((r, i) => r === 'area' && ports[i]!.length > 0 && ports[i]!.length < 12);
   let hub = CENTRE;
   let hubMark: TileArt['hubMark'] = null;
@@ -162,7 +162,10 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
     if (role === 'centre') return CENTRE;
     if (role === 'band') {
       const curve = bands[i]!.curves[0]!;
-      return cubicAt(curve, f.ports.length === 2 ? 0.5 : 0.42);
+      // On the band, clear of what stands in the middle (a cloister on the river, a tunnel's city).
+      if (marks.crossing === 'tunnel') return cubicAt(curve, 0.13);
+      if (f.ports.length === 2) return cubicAt(curve, centreCovered && distanceToBand(CENTRE, bands[i]!) < centreRadius ? 0.22 : 0.5);
+      return cubicAt(curve, 0.42);
     }
     const region = regions[i];
     const prefer = ports[i]!.length === 0 ? CENTRE : lerp(average(ports[i]!.map(portMid)), CENTRE, 0.35);
@@ -237,22 +240,30 @@ function average(points: readonly Point[]): Point {
   return { x: x / points.length, y: y / points.length };
 }
 
-/** The deepest cell of `region` at least `gap` tile units from every point of `avoid`, or null. */
+/**
+ * A spot for a symbol in `region`: a cell with room round it (at least 4 cells from the
+ * region's edge when possible) and at least `gap` tile units from every point of `avoid`; the
+ * roomiest such cell, nearest the tile's centre. Null when there is none.
+ */
 function spotIn(region: Uint8Array | null, avoid: readonly Point[], gap: number): Point | null {
   if (region === null) return null;
-  const r = new Uint8Array(region.length);
-  let any = false;
-  for (let c = 0; c < r.length; c++) {
-    if (region[c] !== 1) continue;
-    const p = cellCentre(c);
-    if (avoid.every((a) => Math.hypot(a.x - p.x, a.y - p.y) >= gap)) {
-      r[c] = 1;
-      any = true;
+  const depth = depths(region);
+  for (const room of [4, 3, 2]) {
+    const r = new Uint8Array(region.length);
+    let any = false;
+    for (let c = 0; c < r.length; c++) {
+      if (region[c] !== 1 || depth[c]! < room) continue;
+      const p = cellCentre(c);
+      if (avoid.every((a) => Math.hypot(a.x - p.x, a.y - p.y) >= gap)) {
+        r[c] = 1;
+        any = true;
+      }
     }
+    if (!any) continue;
+    const cell = deepestCell(r, CENTRE);
+    if (cell >= 0) return cellCentre(cell);
   }
-  if (!any) return null;
-  const cell = deepestCell(r, CENTRE);
-  return cell < 0 ? null : cellCentre(cell);
+  return null;
 }
 
 /** Free cells no label reached, grouped into connected pockets, largest first (ties: first cell). */

@@ -16,7 +16,7 @@ import type { CheckedOptions } from './options.js';
 import { moduleLegendLines, moduleOverlays } from './overlays.js';
 import { playerStyle } from './palette.js';
 import { esc, num, type Point } from './svg.js';
-import { tileBody } from './tile.js';
+import { tileGlyphs, tileShapes } from './tile.js';
 
 /** Height of the legend's line, in tile units. */
 const LINE = 22;
@@ -102,8 +102,12 @@ export function boardSvg(rules: Ruleset, state: Immutable<GameView>, o: CheckedO
     if (frame !== null && !frame.inside(t.x, t.y)) return;
     const transform = `translate(${t.x * 100} ${t.y * 100})${rotation(t.rotation)}`;
     const highlight = lit.get(i);
+    const art = artOf(rules, t.id);
     if (highlight === undefined) out.push(`<use xlink:href="#${symbolId(t.id)}" transform="${transform}"/>`);
-    else out.push(`<g transform="${transform}">${tileBody(artOf(rules, t.id), p, highlight)}</g>`);
+    else out.push(`<g transform="${transform}">${tileShapes(art, p, highlight)}</g>`);
+    // Symbols stay upright however the tile is turned.
+    const glyphs = tileGlyphs(art, p, t.rotation);
+    if (glyphs !== '') out.push(`<g transform="translate(${t.x * 100} ${t.y * 100})">${glyphs}</g>`);
   });
   out.push('</g>');
   if (frame !== null) out.push(frame.over);
@@ -134,24 +138,29 @@ export function boardSvg(rules: Ruleset, state: Immutable<GameView>, o: CheckedO
   out.push('</g>');
   out.push(moduleOverlays(rules, state, p));
   if (frame !== null) out.push(frame.pieces);
-  if (o.coordinates) out.push(coordinates(minX, minY, maxX, maxY, p.text));
+  if (o.coordinates) out.push(coordinates(minX, minY, maxX, maxY, p.text, frame === null ? 0 : frame.margin - 20));
   if (o.legend) out.push(legend(legendLines, x0 + 12, y0 + 8, rules, state, p));
   out.push('</svg>');
   return out.join('');
 }
 
-function coordinates(minX: number, minY: number, maxX: number, maxY: number, colour: string): string {
+function coordinates(minX: number, minY: number, maxX: number, maxY: number, colour: string, away: number): string {
   const out: string[] = [`<g font-size="16" fill="${colour}" text-anchor="middle">`];
-  for (let x = minX; x <= maxX; x++) out.push(`<text x="${x * 100 + 50}" y="${minY * 100 - 14}">${x}</text>`);
-  for (let y = minY; y <= maxY; y++) out.push(`<text x="${minX * 100 - 20}" y="${y * 100 + 56}">${y}</text>`);
+  for (let x = minX; x <= maxX; x++) out.push(`<text x="${x * 100 + 50}" y="${minY * 100 - 14 - away}">${x}</text>`);
+  for (let y = minY; y <= maxY; y++) out.push(`<text x="${minX * 100 - 20 - away}" y="${y * 100 + 56}">${y}</text>`);
   out.push('</g>');
   return out.join('');
+}
+
+/** `1 point`, `2 points`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** One line per player: their colour and mark, score, followers in supply. */
 function legendText(rules: Ruleset, state: Immutable<GameView>): string[] {
   const lines: string[] = [];
-  for (let i = 0; i < state.players; i++) lines.push(`Player ${i + 1}: ${state.scores[i]} points, ${state.supply[i]} followers in supply`);
+  for (let i = 0; i < state.players; i++) lines.push(`Player ${i + 1}: ${plural(state.scores[i]!, 'point')}, ${plural(state.supply[i]!, 'follower')} in supply`);
   lines.push(stepText(rules, state));
   return lines;
 }

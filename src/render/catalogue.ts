@@ -6,7 +6,7 @@ import type { Ruleset } from '../core/ruleset.js';
 import { tileArt, type TileArt } from './art.js';
 import type { Palette } from './palette.js';
 import { safeId } from './svg.js';
-import { tileBody } from './tile.js';
+import { tileShapes } from './tile.js';
 
 const cache = new WeakMap<Ruleset, Map<string, TileArt>>();
 
@@ -34,9 +34,9 @@ export function symbolId(tileId: string): string {
   return `mk-tile-${safeId(tileId)}`;
 }
 
-/** `<g id=...>` definitions of the given tile kinds' pictures, in the order given. */
+/** `<g id=...>` definitions of the given tile kinds' shapes (their symbols are drawn upright by each board), in the order given. */
 export function tileDefs(rules: Ruleset, ids: readonly string[], palette: Palette): string {
-  return ids.map((id) => `<g id="${symbolId(id)}">${tileBody(artOf(rules, id), palette)}</g>`).join('');
+  return ids.map((id) => `<g id="${symbolId(id)}">${tileShapes(artOf(rules, id), palette)}</g>`).join('');
 }
 
 /** Every tile kind a ruleset can show: its catalogue, then its start tiles not in it, in order. */

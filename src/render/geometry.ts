@@ -132,7 +132,7 @@ export function areaOutline(ports: readonly number[]): Outline {
     const to = portStart(nextFirst);
     // Two whole sides round a corner: bow the wall towards that corner (a concave corner city),
     // as a chord through the centre would look like a ruler's line.
-    const target = runs.length === 1 && length === 6 ? lerp(CENTRE, sidePoint(Math.floor(((first + 3) % 12) / 3), 0), 0.3) : CENTRE;
+    const target = runs.length === 1 && length === 6 ? lerp(CENTRE, sidePoint(Math.floor(((first + 3) % 12) / 3), 0), 0.55) : CENTRE;
     const curve = { a: from, c1: lerp(from, target, LEAN), c2: lerp(to, target, LEAN), b: to };
     if (runs.length === 1 && length <= 2) Object.assign(curve, inwardCurve(from, to, 0.45));
     parts.push(`C${pt(curve.c1)} ${pt(curve.c2)} ${pt(curve.b)}`);

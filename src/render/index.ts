@@ -59,7 +59,7 @@ export function renderTile(rules: Ruleset, tileId: string, rotation: Rotation = 
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${num(tileSize)}" height="${num(tileSize)}" viewBox="0 0 100 100" font-family="DejaVu Sans, Verdana, Arial, sans-serif">`,
     `<title>${esc(`Tile ${tileId}${rotation === 0 ? '' : `, turned ${rotation * 90} degrees`}: ${art.features.map((f) => `${f.id} ${f.kind}`).join(', ')}`)}</title>`,
-    `<g${rotation === 0 ? '' : ` transform="rotate(${rotation * 90} 50 50)"`}>${tileBody(art, palette)}</g>`,
+    tileBody(art, palette, new Set(), rotation),
     `<rect x="0.5" y="0.5" width="99" height="99" fill="none" stroke="${palette.line}" stroke-width="1"/>`,
   ];
   if (labels) {
@@ -102,7 +102,7 @@ export function renderSymbols(rules: Ruleset, options?: Pick<TileRenderOptions, 
   const o = checkOptions(options, false);
   if (!o.ok) return o;
   return ok(
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>${tileDefs(rules, allTileIds(rules), o.value.palette)}</defs></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="0" height="0" style="position:absolute"><defs>${tileDefs(rules, allTileIds(rules), o.value.palette)}</defs></svg>`,
   );
 }
 

@@ -63,6 +63,24 @@ export function growLabels(free: Uint8Array, seeds: readonly (readonly [cell: nu
  * (chamfer distance), or -1 for an empty region. Ties go to the cell nearest `prefer`.
  */
 export function deepestCell(region: Uint8Array, prefer: Point): number {
+  const dist = depths(region);
+  let best = -1;
+  let bestScore = -Infinity;
+  for (let i = 0; i < dist.length; i++) {
+    if (region[i] !== 1) continue;
+    const c = cellCentre(i);
+    // Depth first, capped so that a very deep region still prefers the point nearest `prefer`.
+    const score = Math.min(dist[i]!, 9) * 100 - Math.hypot(c.x - prefer.x, c.y - prefer.y);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** Per cell of `region`, its chamfer distance in cells to the nearest cell outside it or to the tile's edge (0 outside). */
+export function depths(region: Uint8Array): Float32Array {
   const n = GRID * GRID;
   const dist = new Float32Array(n);
   for (let i = 0; i < n; i++) dist[i] = region[i] === 1 ? 1e6 : 0;
@@ -83,17 +101,5 @@ export function deepestCell(region: Uint8Array, prefer: Point): number {
       dist[i] = Math.min(dist[i]!, at(x + 1, y) + D, at(x, y + 1) + D, at(x + 1, y + 1) + DD, at(x - 1, y + 1) + DD);
     }
   }
-  let best = -1;
-  let bestScore = -Infinity;
-  for (let i = 0; i < n; i++) {
-    if (region[i] !== 1) continue;
-    const c = cellCentre(i);
-    // Depth first, capped so that a very deep region still prefers the point nearest `prefer`.
-    const score = Math.min(dist[i]!, 9) * 100 - Math.hypot(c.x - prefer.x, c.y - prefer.y);
-    if (score > bestScore) {
-      bestScore = score;
-      best = i;
-    }
-  }
-  return best;
+  return dist;
 }

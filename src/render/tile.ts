@@ -4,7 +4,7 @@
  * ending at a city run under its gate. Optionally highlights some of its features.
  */
 import { bandHalfWidth, type FeatureArt, type TileArt } from './art.js';
-import { CENTRE, cubicAt, insidePolygon } from './geometry.js';
+import { CENTRE, cubicAt, insidePolygon, rotatePoint } from './geometry.js';
 import { cloister, dragonSymbol, foundation, junction, lake, market, pennant, portal, princess, shrine, volcano, well } from './glyphs.js';
 import type { Palette } from './palette.js';
 import { cellCentre, GRID } from './raster.js';
@@ -75,10 +75,10 @@ function regionRects(region: Uint8Array, colour: string): string {
 }
 
 /**
- * The SVG elements of a tile picture at rotation 0 (0..100 tile units), with the features whose
- * local indices are in `highlight` highlighted.
+ * The shapes of a tile picture at rotation 0 (0..100 tile units): ground, areas, bands, with the
+ * features whose local indices are in `highlight` highlighted. Boards turn them into place.
  */
-export function tileBody(art: TileArt, p: Palette, highlight: ReadonlySet<number> = new Set()): string {
+export function tileShapes(art: TileArt, p: Palette, highlight: ReadonlySet<number> = new Set()): string {
   const out: string[] = [];
   const fs = art.features;
   const g = art.ground;
@@ -111,25 +111,42 @@ export function tileBody(art: TileArt, p: Palette, highlight: ReadonlySet<number
   if (art.marks.crossing === 'tunnel') {
     for (const [f] of roads) out.push(tunnelMouths(f, areas.map(([a]) => a), p));
   }
+  const centreFeature = fs.findIndex((f) => f.role === 'centre');
+  if (centreFeature >= 0 && highlight.has(centreFeature)) out.push(`<circle cx="50" cy="50" r="20" fill="${p.highlight}" fill-opacity="0.8"/>`);
+  return out.join('');
+}
+
+/**
+ * The printed symbols of a tile (buildings, volcano, pennants, princess, dragon, portal...) for
+ * the tile turned `r` quarter turns: at the turned positions, but upright, as people draw them.
+ */
+export function tileGlyphs(art: TileArt, p: Palette, r: number): string {
+  const out: string[] = [];
+  const fs = art.features;
+  const at = (q: Point): Point => rotatePoint(q, r);
   // The middle: a building, a symbol, or where roads meet.
   const centreFeature = fs.findIndex((f) => f.role === 'centre');
-  if (centreFeature >= 0) {
-    if (highlight.has(centreFeature)) out.push(`<circle cx="50" cy="50" r="20" fill="${p.highlight}" fill-opacity="0.8"/>`);
-    out.push(fs[centreFeature]!.kind === 'shrine' ? shrine(CENTRE, p) : cloister(CENTRE, p));
-  } else if (art.marks.centre === 'volcano') out.push(volcano(CENTRE, p));
+  if (centreFeature >= 0) out.push(fs[centreFeature]!.kind === 'shrine' ? shrine(CENTRE, p) : cloister(CENTRE, p));
+  else if (art.marks.centre === 'volcano') out.push(volcano(CENTRE, p));
   else if (art.marks.centre === 'foundation') out.push(foundation(CENTRE, p));
-  else if (art.hubMark === 'junction') out.push(junction(art.hub, p));
+  else if (art.hubMark === 'junction') out.push(junction(at(art.hub), p));
   else if (art.hubMark === 'lake') out.push(lake(CENTRE, p));
-  // Printed emblems.
   fs.forEach((f) => {
     for (let k = 0; k < f.pennants; k++) {
-      const at = { x: f.emblem.x + k * 9, y: f.emblem.y };
-      out.push(f.kind === 'path' ? well(at, p) : f.kind === 'court' ? market(at, p) : pennant(at, p));
+      const e = at(f.emblem);
+      const pos = { x: e.x + k * 9, y: e.y };
+      out.push(f.kind === 'path' ? well(pos, p) : f.kind === 'court' ? market(pos, p) : pennant(pos, p));
     }
   });
-  if (art.princess !== null) out.push(princess(art.princess, p));
-  art.marks.spots.forEach((s, i) => out.push(s === 'dragon' ? dragonSymbol(art.spots[i]!, p) : portal(art.spots[i]!, p)));
+  if (art.princess !== null) out.push(princess(at(art.princess), p));
+  art.marks.spots.forEach((s, i) => out.push(s === 'dragon' ? dragonSymbol(at(art.spots[i]!), p) : portal(at(art.spots[i]!), p)));
   return out.join('');
+}
+
+/** A whole tile picture turned `r` quarter turns: its shapes turned, its symbols upright. */
+export function tileBody(art: TileArt, p: Palette, highlight: ReadonlySet<number> = new Set(), r = 0): string {
+  const shapes = tileShapes(art, p, highlight);
+  return `${r === 0 ? shapes : `<g transform="rotate(${90 * r} 50 50)">${shapes}</g>`}${tileGlyphs(art, p, r)}`;
 }
 
 /** Railings along both sides of a band or area crossing over another feature. */
