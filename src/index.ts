@@ -19,7 +19,7 @@
  * console.log(state.scores, state.step.winners);
  * ```
  *
- * @packageDocumentation
+ * @module meeplekit
  */
 export { createRuleset, GAMES } from './ruleset.js';
 export type { Ruleset, RulesetOptions, RulesetSpec, ExpansionRef } from './core/ruleset.js';

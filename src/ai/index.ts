@@ -30,7 +30,7 @@
  * console.log(sim.returns('score'), sim.returns('win-loss'));
  * ```
  *
- * @packageDocumentation
+ * @module meeplekit/ai
  */
 export {
   gameInfo,

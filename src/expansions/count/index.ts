@@ -62,7 +62,7 @@
  * // classic+count{"countMoves":"clockwise"} 12 { quarters: {...}, count: 'castle', scoresBefore: [0, 0, 0] }
  * ```
  *
- * @module
+ * @module meeplekit/expansions/count
  */
 import { tileAt } from '../../core/board.js';
 import { showValue, type ExpansionError } from '../../core/errors.js';

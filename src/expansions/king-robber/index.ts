@@ -24,7 +24,7 @@
  * if (!rules.ok) throw new Error(rules.error.message);
  * ```
  *
- * @module
+ * @module meeplekit/expansions/king-robber
  */
 import { emitExpansionEvent, sliceOf, type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
 import { award, completeRoots } from '../../core/engine/scoring.js';

@@ -52,7 +52,7 @@
  * // 102 { dragon: null, fairy: null, flight: null }
  * ```
  *
- * @module
+ * @module meeplekit/expansions/princess-dragon
  */
 import { showValue } from '../../core/errors.js';
 import type { Expansion, HookContext } from '../../core/expansion.js';

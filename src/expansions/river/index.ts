@@ -29,7 +29,7 @@
  * console.log(game.value.tiles[0]?.id, game.value.step); // R2-01 { kind: 'place-tile', player: 0, tile: 'R2-02' }
  * ```
  *
- * @module
+ * @module meeplekit/expansions/river
  */
 import { tileAt } from '../../core/board.js';
 import { sliceOf, type Expansion, type HookContext } from '../../core/expansion.js';

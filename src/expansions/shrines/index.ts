@@ -33,7 +33,7 @@
  * console.log(rules.value.tileCount); // 77: 72 base tiles + 5 shrines
  * ```
  *
- * @module
+ * @module meeplekit/expansions/shrines
  */
 import { tileAt } from '../../core/board.js';
 import { showValue } from '../../core/errors.js';

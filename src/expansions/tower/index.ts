@@ -53,7 +53,7 @@
  * // 90 { pieces: [10, 10], towers: [], prisoners: [[0, 0], [0, 0]], ransomTurn: -1 }
  * ```
  *
- * @module
+ * @module meeplekit/expansions/tower
  */
 import { showValue } from '../../core/errors.js';
 import { emitExpansionEvent, type Expansion, type HookContext, type TileFollower } from '../../core/expansion.js';
