@@ -164,3 +164,25 @@ describe('docs snippets: run', () => {
     expect(failed.join('\n\n'), `${failed.length} of ${runnable.length} snippets failed`).toBe('');
   });
 });
+
+describe('the docs site (typedoc.json)', () => {
+  const config = JSON.parse(readFileSync(`${root}/typedoc.json`, 'utf8')) as { entryPoints: string[]; projectDocuments: string[] };
+  const glob = (pattern: string): RegExp => new RegExp(`^${pattern.replaceAll('.', '\\.').replaceAll('*', '[^/]+')}$`);
+
+  test('every guide (docs/**/*.md but docs/api/) is a document of the site, once', () => {
+    const guides = docs.files.filter((f) => f !== 'README.md');
+    expect([...config.projectDocuments].sort()).toEqual(guides);
+  });
+
+  test('every subpath the package exports is an entry point of the site', () => {
+    const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { exports: Record<string, unknown> };
+    const entries = config.entryPoints.map(glob);
+    for (const key of Object.keys(pkg.exports)) {
+      if (key === './package.json') continue;
+      const name = key === '.' ? 'meeplekit' : `meeplekit/${key.slice(2)}`;
+      const [pattern, file] = Object.entries(IMPORT_PATHS).find(([p]) => glob(p).test(name)) ?? [name, ''];
+      const source = pattern.includes('*') ? file.replace('*', name.split('/').at(-1)!) : file;
+      expect(entries.some((e) => e.test(source)), `${name} (${source})`).toBe(true);
+    }
+  });
+});
