@@ -894,3 +894,16 @@ describe('The Castle refuses tampered states and forged moves, changing nothing'
     expect(serializeState(state)).toBe(before);
   });
 });
+
+describe('createRandomSource: a bound with no uniform answer is a RangeError (issue: NaN never returned)', () => {
+  test('throws on NaN, Infinity, fractions, 0, negatives and bounds above 2^32, and draws below good bounds', async () => {
+    const { createRandomSource } = await import('../src/index.js');
+    const random = createRandomSource('bounds');
+    for (const n of [NaN, Infinity, -Infinity, 2.5, 0, -3, 2 ** 32 + 1, 2 ** 40]) expect(() => random(n), String(n)).toThrow(RangeError);
+    for (const n of [1, 2, 6, 2 ** 31, 2 ** 32]) {
+      const x = random(n);
+      expect(Number.isInteger(x) && x >= 0 && x < n).toBe(true);
+    }
+    expect(() => createRandomSource(5 as never)).toThrow(TypeError);
+  });
+});

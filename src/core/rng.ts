@@ -79,7 +79,10 @@ export type RandomSource = (n: number) => number;
 
 /**
  * A {@link RandomSource} seeded from text, independent of any game state: for bots, playouts and
- * tests, never for the game's own chance (the state's generator draws the tiles).
+ * tests, never for the game's own chance (the state's generator draws the tiles). Each call takes
+ * a whole number `n` from 1 to 2^32 and returns an integer in `[0, n)`; any other `n` (NaN,
+ * Infinity, a fraction, 0, a negative number) throws a `RangeError`: a programming error, not a
+ * game's bad input.
  *
  * @example
  * ```ts
@@ -90,6 +93,12 @@ export type RandomSource = (n: number) => number;
  * ```
  */
 export function createRandomSource(seed: string): RandomSource {
+  if (typeof seed !== 'string') throw new TypeError(`createRandomSource: the seed must be a string, got ${typeof seed}`);
   const s = seedRng(seed);
-  return (n) => randomBelow(s, n);
+  return (n) => {
+    // An integer bound from 1 to 2^32: anything else has no uniform answer (NaN would never end
+    // the rejection loop, a fraction would give fractions).
+    if (!Number.isInteger(n) || n < 1 || n > 4294967296) throw new RangeError(`a random source draws below a whole number from 1 to 2^32, got ${String(n)}`);
+    return randomBelow(s, n);
+  };
 }
