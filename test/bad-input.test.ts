@@ -907,3 +907,49 @@ describe('createRandomSource: a bound with no uniform answer is a RangeError (is
     expect(() => createRandomSource(5 as never)).toThrow(TypeError);
   });
 });
+
+describe('expansion moves: refused early when padded, stored in their canonical shape', () => {
+  async function towerGameAtAnExpansionMove(): Promise<{ rules: import('../src/index.js').Ruleset; state: GameState; move: Move }> {
+    const { tower } = await import('../src/expansions/tower/index.js');
+    const r = createRuleset({ game: 'classic', expansions: [tower()] });
+    if (!r.ok) throw new Error(r.error.message);
+    const g = newGame(r.value, { players: 2, seed: 'padding' });
+    if (!g.ok) throw new Error(g.error.message);
+    let s = g.value;
+    for (let i = 0; i < 200; i++) {
+      const moves = legalMoves(r.value, s);
+      const own = moves.find((m) => m.type.includes('/') && Object.keys(m).length >= 3);
+      if (own !== undefined) return { rules: r.value, state: s, move: own };
+      const next = applyMove(r.value, s, moves[0]!);
+      if (!next.ok) throw new Error(next.error.message);
+      s = next.value.state;
+    }
+    throw new Error('no expansion move offered');
+  }
+
+  test('a move padded with 100,000 extra keys is move/malformed, state unchanged (issue: seconds to refuse)', async () => {
+    const { rules, state, move } = await towerGameAtAnExpansionMove();
+    const padded: Record<string, unknown> = { ...move };
+    for (let i = 0; i < 100_000; i++) padded[`k${i}`] = i;
+    const before = JSON.stringify(state);
+    const r = applyMove(rules, state, padded);
+    expect(r.ok ? null : r.error.code).toBe('move/malformed');
+    expect(JSON.stringify(state)).toBe(before);
+    // Long text and deep nesting too; one extra key stays a plain refusal (not offered).
+    expect(whyIllegal(rules, state, { ...move, note: 'x'.repeat(1000) })?.code).toBe('move/malformed');
+    expect(whyIllegal(rules, state, { ...move, a: { b: { c: { d: 1 } } } })?.code).toBe('move/malformed');
+    expect(whyIllegal(rules, state, { ...move, extra: 1 })?.code).not.toBeUndefined();
+    expect(whyIllegal(rules, state, move)).toBeNull();
+  });
+
+  test('the same move with its keys in another order is stored in the offered shape: same bytes (issue: key order kept)', async () => {
+    const { rules, state, move } = await towerGameAtAnExpansionMove();
+    const reversed = Object.fromEntries(Object.entries(move).reverse());
+    expect(Object.keys(reversed)).not.toEqual(Object.keys(move));
+    const a = applyMove(rules, state, move);
+    const b = applyMove(rules, state, reversed);
+    if (!a.ok || !b.ok) throw new Error('refused');
+    expect(serializeState(b.value.state)).toBe(serializeState(a.value.state));
+    expect(Object.keys(b.value.state.moves[b.value.state.moves.length - 1]!)).toEqual(Object.keys(move));
+  });
+});

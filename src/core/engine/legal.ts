@@ -274,6 +274,8 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
   if (owner === undefined || owner.play === undefined) {
     return meepleError('move/unknown-type', `unknown move type '${type}': no expansion '${type.slice(0, type.indexOf('/'))}' with moves is switched on`);
   }
+  const size = moveSizeError(m, type);
+  if (size !== null) return size;
   if (!isInt(m['player'])) return meepleError('move/malformed', `a ${type} move needs an integer "player"`);
   const step = state.step;
   if (step.kind === 'game-over') return meepleError('move/game-over', 'the game is over: no move can be played');
@@ -306,6 +308,32 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
     return meepleError('move/wrong-step', `cannot play ${type} now: the step is ${step.kind}`);
   }
   return meepleError('move/not-offered', `${type} with these fields is not among the legal moves at step ${step.kind}`);
+}
+
+/** The most fields, strings and nesting an expansion move may have: every module's moves fit with room to spare. */
+const MOVE_LIMITS = { keys: 16, nodes: 64, depth: 3, text: 128 } as const;
+
+/**
+ * Refuses an expansion move too big to be one (padding with thousands of keys, long strings, deep
+ * nesting) in one walk that stops at the limits, before it is compared with any offered move.
+ */
+function moveSizeError(m: Record<string, unknown>, type: string): MeepleError | null {
+  let nodes = 0;
+  const tooBig = (v: unknown, depth: number): boolean => {
+    if (++nodes > MOVE_LIMITS.nodes) return true;
+    if (typeof v === 'string') return v.length > MOVE_LIMITS.text;
+    if (typeof v !== 'object' || v === null) return false;
+    if (depth >= MOVE_LIMITS.depth) return true;
+    let keys = 0;
+    for (const k in v) {
+      if (++keys > MOVE_LIMITS.keys || k.length > MOVE_LIMITS.text) return true;
+      if (tooBig((v as Record<string, unknown>)[k], depth + 1)) return true;
+    }
+    return false;
+  };
+  return tooBig(m, 0)
+    ? meepleError('move/malformed', `a ${type.slice(0, 40)} move is too big to be one (at most ${MOVE_LIMITS.keys} fields per object, ${MOVE_LIMITS.nodes} values, ${MOVE_LIMITS.text} characters per text)`)
+    : null;
 }
 
 function describe(v: unknown): string {

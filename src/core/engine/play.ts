@@ -163,8 +163,10 @@ export function ownerOf(rules: Ruleset, name: string): Expansion | undefined {
 
 /** Plays an expansion's move (at the deploy step, or at one of its own steps); `owned` as for {@link playMove}. */
 function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, emit: Emit, owned: boolean): void {
-  s.moves.push(owned ? move : deepFreezeJson(cloneJson(move)));
   const owner = ownerOf(rules, move.type)!;
+  // Stored in the shape its expansion offers it (key order included), whatever order the caller
+  // wrote its keys in: same seed and moves, same bytes.
+  s.moves.push(owned ? move : deepFreezeJson(cloneJson(canonicalMove(rules, s, owner, move))));
   if (owner.turnMoves !== undefined && isListed(owner.turnMoves(rules, s), move)) {
     // A move of the whole turn (ransom): played aside, the step stays what it was.
     owner.play!({ rules, state: s, emit }, move);
@@ -173,6 +175,17 @@ function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, em
   // A move at the deploy step is the turn's action: when the expansion is done, the turn goes on.
   if (s.step.kind === 'deploy') s.flow ??= { phase: 'action', roots: [], hook: 0, completed: [] };
   if (owner.play!({ rules, state: s, emit }, move) === 'done') resumeTurn(rules, s, emit);
+}
+
+/** The offered move equal to `move` (the expansion's own object, in its key order), or `move`. */
+function canonicalMove(rules: Ruleset, s: GameState, owner: Expansion, move: ExpansionMove): ExpansionMove {
+  const step = s.step;
+  const lists = [
+    step.kind === 'deploy' ? (owner.deployMoves?.(rules, s) ?? []) : step.kind.startsWith(`${owner.id}/`) ? (owner.stepMoves?.(rules, s) ?? []) : [],
+    owner.turnMoves?.(rules, s) ?? [],
+  ];
+  for (const list of lists) for (const o of list) if (firstDifference(o, move, '$') === null) return o as ExpansionMove;
+  return move;
 }
 
 /** Whether `move` is one of `offered` (same fields, same values). */
