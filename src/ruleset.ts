@@ -10,15 +10,11 @@ import { compileRuleset, type Ruleset, type RulesetOptions } from './core/rulese
 import { classicGame } from './games/classic/index.js';
 import { castleGame } from './games/castle/index.js';
 import type { GameModule } from './core/game.js';
+import { isModule, moduleProblem } from './module-check.js';
 
 /** Base games available. */
 export const GAMES = ['classic', 'castle'] as const;
 
-function isExpansion(v: unknown): v is Expansion {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Record<string, unknown>;
-  return typeof e['id'] === 'string' && typeof e['order'] === 'number' && typeof e['options'] === 'object' && e['options'] !== null;
-}
 
 /**
  * Compiles the rules of a game with any combination of expansions. Validates everything: an
@@ -70,15 +66,16 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   }
   const expansions: Expansion[] = [];
   for (const e of list as unknown[]) {
-    if (!isExpansion(e)) {
-      const hint = typeof e === 'string' ? ` (pass the module, such as ${e.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}() from 'meeplekit/expansions/${e}')` : '';
+    const problem = moduleProblem(e);
+    if (problem !== null || !isModule(e)) {
+      const hint = typeof e === 'string' ? ` (pass the module, such as ${e.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}() from 'meeplekit/expansions/${e}')` : `: ${problem}`;
       return err(meepleError('options/unknown-expansion', `unknown expansion ${showValue(e)}${hint}`));
     }
     if (expansions.some((x) => x.id === e.id)) {
       return err(meepleError('options/duplicate-expansion', `expansion '${e.id}' is given twice`));
     }
-    const problem = e.validate?.() ?? null;
-    if (problem !== null) return err(meepleError('options/expansion-options', `${e.id}: ${problem}`));
+    const invalid = e.validate?.() ?? null;
+    if (invalid !== null) return err(meepleError('options/expansion-options', `${e.id}: ${typeof invalid === 'string' ? invalid.slice(0, 300) : 'invalid options'}`));
     expansions.push(e);
   }
   for (const e of expansions) {

@@ -953,3 +953,32 @@ describe('expansion moves: refused early when padded, stored in their canonical 
     expect(Object.keys(b.value.state.moves[b.value.state.moves.length - 1]!)).toEqual(Object.keys(move));
   });
 });
+
+describe('createRuleset checks every member of an expansion module (issue: TypeError on wrong member types)', () => {
+  const base = { id: 'lookalike', order: 50, options: {} };
+  const cases: readonly [string, Record<string, unknown>][] = [
+    ['requires: 5', { ...base, requires: 5 }],
+    ["validate: 'no'", { ...base, validate: 'no' }],
+    ["tiles: 'abc'", { ...base, tiles: 'abc' }],
+    ['a tile without features', { ...base, tiles: [{ id: 'Z', count: 1 }] }],
+    ['a kind with a two-letter code', { ...base, kinds: [{ name: 'lake', code: 'lk', completion: 'never', tracksTiles: false, edgeClass: 3 }] }],
+    ['order: NaN', { ...base, order: NaN }],
+    ['options: null', { ...base, options: null }],
+    ["an id with spaces", { ...base, id: 'King Robber' }],
+    ['a misspelt hook', { ...base, afterscoring: () => undefined }],
+    ['chance without its functions', { ...base, chance: { maxOutcomes: 3 } }],
+    ["start: 'A'", { ...base, start: 'A' }],
+  ];
+  for (const [name, module] of cases) {
+    test(`refuses ${name} with options/unknown-expansion and a message naming the member`, () => {
+      const r = createRuleset({ game: 'classic', expansions: [module as never] });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.error.code).toBe('options/unknown-expansion');
+      expect(r.error.message.length).toBeLessThan(400);
+    });
+  }
+  test('a well-formed module still passes', () => {
+    expect(createRuleset({ game: 'classic', expansions: [{ ...base, requires: [], afterScoring: () => undefined } as never] }).ok).toBe(true);
+  });
+});
