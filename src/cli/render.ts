@@ -15,7 +15,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Expansion } from '../core/expansion.js';
 import { applyMove } from '../core/engine/apply.js';
-import { replay, type Replay } from '../core/engine/serialize.js';
+import { replay, REPLAY_FORMAT, REPLAY_VERSION, type Replay } from '../core/engine/serialize.js';
+import { showValue } from '../core/errors.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
 import type { Ruleset, RulesetOptions } from '../core/ruleset.js';
@@ -260,7 +261,11 @@ export function loadReplayFile(file: string): Result<LoadedReplay, string> {
   } catch (e) {
     return err(`${file} is not a replay: replay/json: not JSON: ${(e as Error).message}`);
   }
-  if (!isRecord(data)) return err(`${file} is not a replay: replay/malformed: a replay must be an object with format 'meeplekit/replay'`);
+  // The format and version first: the ruleset of another kind of file or version means nothing.
+  if (!isRecord(data) || data['format'] !== REPLAY_FORMAT) {
+    return err(`${file} is not a replay: replay/malformed: a replay must be an object with format '${REPLAY_FORMAT}'${isRecord(data) ? `, got ${showValue(data['format'])}` : ''}`);
+  }
+  if (data['version'] !== REPLAY_VERSION) return err(`${file} is not a replay this version reads: replay/version: unsupported replay version ${showValue(data['version'])} (this version reads ${REPLAY_VERSION})`);
   const rules = rulesetFromReplay(data['ruleset']);
   if (!rules.ok) return err(`${file} is not a replay: ${rules.error}`);
   const checked = replay(rules.value, data);
