@@ -488,6 +488,14 @@ describe('meeplekit render replay', () => {
       expect(data.positions.some((p) => p.events.some((e) => /scores \d+ points? for the completed/.test(e)))).toBe(true);
     });
 
+    test('the page is titled with the game, its expansions, players and seed', async () => {
+      expect(await ok(['replay', classic, '--html'])).toContain('<title>meeplekit replay: classic, 2 players, seed &quot;view&quot;</title>');
+      expect(await ok(['replay', castle, '--html'])).toContain('<title>meeplekit replay: castle, 2 players, seed &quot;view&quot;</title>');
+      const title = /<title>([^<]*)<\/title>/.exec(await ok(['replay', big, '--html']))![1]!;
+      expect(title).toMatch(/^meeplekit replay: classic with [a-z-]+(, [a-z-]+){4}, 4 players, seed &quot;view&quot;$/);
+      for (const id of ['tower', 'princess-dragon', 'king-robber', 'shrines', 'count']) expect(title).toContain(id);
+    });
+
     test('--turn N opens the viewer at the position after turn N; --out writes it', async () => {
       const html = await ok(['replay', classic, '--html', '--turn', '10']);
       const data = payload(html);

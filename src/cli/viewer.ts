@@ -344,7 +344,9 @@ export function viewerHtml(rules: Ruleset, data: Replay, positions: readonly Pos
     });
   }
   const last = positions[positions.length - 1]!;
-  const title = `meeplekit replay: ${rules.id}, ${data.players} players, seed ${JSON.stringify(data.seed)}`;
+  const ids = rules.options.expansions.map((e) => e.id);
+  const game = `${rules.options.game}${ids.length === 0 ? '' : ` with ${ids.join(', ')}`}`;
+  const title = `meeplekit replay: ${game}, ${data.players} players, seed ${JSON.stringify(data.seed)}`;
   const payload = { players: data.players, start, tags: table.entries, frames, positions: texts };
   const scoreRows = Array.from(
     { length: data.players },
@@ -489,7 +491,7 @@ const SCRIPT = `
       if (c === p.w) { row.className = 'turn'; row.setAttribute('aria-current', 'step'); } else { row.className = ''; row.removeAttribute('aria-current'); }
     }
     slider.value = String(i);
-    output.textContent = 'Move ' + i + ' of ' + last + ' \\u00b7 turn ' + p.t;
+    output.textContent = 'Move ' + i + ' of ' + last + ' \\u00b7 ' + p.t + (p.t === 1 ? ' turn' : ' turns') + ' played';
     stepEl.textContent = p.step;
     moveTitle.textContent = i === 0 ? 'Start of the game' : 'Move ' + i;
     moveEl.textContent = p.move === null ? 'No move yet.' : p.move;
