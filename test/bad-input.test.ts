@@ -982,3 +982,22 @@ describe('createRuleset checks every member of an expansion module (issue: TypeE
     expect(createRuleset({ game: 'classic', expansions: [{ ...base, requires: [], afterScoring: () => undefined } as never] }).ok).toBe(true);
   });
 });
+
+describe('a look-alike module cannot take a real module\'s ruleset id (issue: real states then crashed applyMove)', () => {
+  test("{ id: 'king-robber', order: 50, options: {} } gets another id, and its rules refuse the real module's states", async () => {
+    const { kingRobber } = await import('../src/expansions/king-robber/index.js');
+    const real = createRuleset({ game: 'classic', expansions: [kingRobber()] });
+    const fake = createRuleset({ game: 'classic', expansions: [{ id: 'king-robber', order: 50, options: {} } as never] });
+    if (!real.ok || !fake.ok) throw new Error('refused');
+    expect(fake.value.id).not.toBe(real.value.id);
+    expect(real.value.id).toMatch(/^classic\+king-robber#[0-9a-f]{8}$/);
+    // The same module from two calls of its factory: the same id (the digest reads data, not identity).
+    const again = createRuleset({ game: 'classic', expansions: [kingRobber()] });
+    expect(again.ok && again.value.id).toBe(real.value.id);
+    const g = newGame(real.value, { players: 2, seed: 'look-alike' });
+    if (!g.ok) throw new Error(g.error.message);
+    const r = applyMove(fake.value, g.value, legalMoves(real.value, g.value)[0]!);
+    expect(r.ok ? null : r.error.code).toBe('state/ruleset-mismatch');
+    expect(parseState(fake.value, serializeState(g.value)).ok).toBe(false);
+  });
+});

@@ -181,3 +181,8 @@ export function must<T>(r: { ok: true; value: T } | { ok: false; error: { messag
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }
+
+/** A ruleset id without the digest of its modules (`classic+tower#1a2b3c4d` -> `classic+tower`). */
+export function readableId(id: string): string {
+  return id.replace(/#[0-9a-f]{8}$/, '');
+}

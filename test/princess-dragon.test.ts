@@ -41,7 +41,7 @@ import { challenges, shrines } from '../src/expansions/shrines/index.js';
 import { count } from '../src/expansions/count/index.js';
 import { createSimulator as createResearch } from '../src/ai/index.js';
 import { createRandomSource, createSimulator } from '../src/index.js';
-import { must, rigDraw, Scenario, scoredOf } from './helpers.js';
+import { must, rigDraw, Scenario, scoredOf, readableId } from './helpers.js';
 import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet } from './reference.js';
 
 const rules = must(createRuleset({ game: 'classic', expansions: [princessDragon()] }));
@@ -338,7 +338,7 @@ describe('the princess ("Princezná")', () => {
     sc.place('G', 0, -1, 1, 'c1');
     lay(sc, 'PD-26', 0, -2, 2);
     expect(legalMoves(optional, sc.state).map((m) => m.type)).toEqual(['deploy', 'princess-dragon/princess', 'pass']);
-    expect(optional.id).toBe('classic+princess-dragon{"princess":"optional"}');
+    expect(readableId(optional.id)).toBe('classic+princess-dragon{"princess":"optional"}');
     expect(createRuleset({ game: 'classic', expansions: [princessDragon({ princess: 'never' } as never)] }).ok).toBe(false);
   });
 

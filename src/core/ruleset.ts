@@ -130,7 +130,11 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
   const refs = chosen.map((e) => ({ id: e.id, options: e.options }));
   const named = (id: string, options: Readonly<Record<string, unknown>>): string =>
     Object.keys(options).length === 0 ? id : `${id}${canonicalJson(options)}`;
-  const id = [named(game.game, game.idOptions ?? game.options), ...refs.map((r) => named(r.id, r.options))].join('+');
+  // With modules, the id ends in a digest of what they are made of (see moduleDigest), so that a
+  // look-alike of a module (its id and options, other tiles or hooks) gets another id and its
+  // rules never accept the real module's states.
+  const readable = [named(game.game, game.idOptions ?? game.options), ...refs.map((r) => named(r.id, r.options))].join('+');
+  const id = chosen.length === 0 ? readable : `${readable}#${moduleDigest(chosen)}`;
   const options: RulesetSpec =
     Object.keys(game.options).length === 0 ? { game: game.game, expansions: refs } : { game: game.game, options: game.options, expansions: refs };
   return Object.freeze({
@@ -187,4 +191,44 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     tileCount: defs.reduce((n, t) => n + t.count, 0) - boxed.length,
     immer: new Immer({ autoFreeze: true }),
   });
+}
+
+/**
+ * A digest (8 hex digits, FNV-1a over canonical JSON) of what modules are made of: their ids,
+ * options and order, the names of their members (hooks included), and all their data (tiles,
+ * kinds, start, followers' kinds, requirements, player limits, codec and chance sizes). The same
+ * modules give the same digest in every process and module format (it reads data, not code); a
+ * module that only borrows another's id and options does not. @internal
+ */
+export function moduleDigest(modules: readonly Expansion[]): string {
+  const described = modules.map((e) => {
+    const members: string[] = [];
+    for (let o: object | null = e; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+      for (const k of Object.getOwnPropertyNames(o)) if (k !== 'constructor' && !members.includes(k)) members.push(k);
+    }
+    return {
+      id: e.id,
+      order: e.order,
+      options: e.options,
+      members: members.sort(),
+      requires: e.requires ?? [],
+      conflictsWith: e.conflictsWith ?? [],
+      maxPlayers: e.maxPlayers ?? null,
+      kinds: e.kinds ?? [],
+      deployable: e.deployable ?? [],
+      tiles: e.tiles ?? [],
+      start: e.start ?? null,
+      baseStart: e.baseStart ?? null,
+      placementByCell: e.placementByCell ?? null,
+      chance: e.chance?.maxOutcomes ?? null,
+      actions: e.actions?.version ?? null,
+    };
+  });
+  const text = canonicalJson(described as unknown as Readonly<Record<string, unknown>>);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
 }
