@@ -53,18 +53,6 @@ const GAMES: readonly Game[] = [
 let browser: Browser;
 let dir: string;
 
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set MEEPLEKIT_CHROMIUM`);
-  dir = mkdtempSync(join(tmpdir(), 'meeplekit-viewer-'));
-  // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
-
 /** What the test expects at each position, computed here from the replay with the library alone. */
 interface Expected {
   readonly scores: number[][];
@@ -124,131 +112,149 @@ async function go(page: Page, i: number): Promise<void> {
   expect((await shown(page)).position).toBe(i);
 }
 
-describe.each(GAMES)('the replay viewer: $name', (game) => {
-  let page: Page;
-  let exp: Expected;
-  let html: string;
-  const problems: string[] = [];
-  const requests: string[] = [];
+// `npm test` (vitest.config.ts) picks up this file too but needs no browser: the tests run only
+// under vitest.browser.config.ts (`npm run test:browser`), which sets MEEPLEKIT_BROWSER_TESTS.
+const enabled = process.env['MEEPLEKIT_BROWSER_TESTS'] === '1';
 
+describe.skipIf(!enabled)('the replay viewer in Chromium', () => {
   beforeAll(async () => {
-    const slug = game.name.replace(/[^a-z0-9]+/gi, '-');
-    const replayFile = join(dir, `${slug}.json`);
-    html = join(dir, `${slug}.html`);
-    const played = runPlay([...game.args, '--replay', replayFile]);
-    expect(played.stderr).toBe('');
-    expect(played.code).toBe(0);
-    const text = readFileSync(replayFile, 'utf8');
-    exp = expected(game, JSON.parse(text) as Replay, text);
-    const rendered = await runRender(['replay', replayFile, '--html', '--out', html]);
-    expect(rendered.stderr).toBe('');
-    expect(rendered.code).toBe(0);
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('request', (r) => requests.push(r.url()));
-    await page.goto(pathToFileURL(html).href);
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set MEEPLEKIT_CHROMIUM`);
+    dir = mkdtempSync(join(tmpdir(), 'meeplekit-viewer-'));
+    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
 
   afterAll(async () => {
-    await page?.close();
+    await browser?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('opens at the start of the game, loads nothing but itself, and draws the board with its tiles', async () => {
-    expect(requests).toEqual([pathToFileURL(html).href]);
-    const now = await shown(page);
-    expect(now).toMatchObject({ position: 0, slider: 0, scores: exp.scores[0] });
-    const board = await page.evaluate(() => {
-      const svg = document.querySelector('#board svg')!;
-      const box = svg.getBoundingClientRect();
-      return { width: box.width, height: box.height, title: svg.querySelector('title')?.textContent ?? null };
-    });
-    expect(board.width).toBeGreaterThan(50);
-    expect(board.height).toBeGreaterThan(50);
-    expect(board.title).toMatch(/board/i);
-    expect(await page.evaluate(() => document.title)).toMatch(/^meeplekit replay: /);
-    // The tile pictures live in the one symbols block; each board refers to them, once per tile.
-    expect(await page.evaluate(() => document.querySelectorAll('#board svg g.tiles use').length)).toBe(exp.tiles[0]);
-    await page.click('#last');
-    const last = exp.tiles.length - 1;
-    const tiles = await page.evaluate(() => {
-      const uses = [...document.querySelectorAll('#board svg g.tiles use')];
-      const refs = uses.map((u) => u.getAttribute('href') ?? u.getAttribute('xlink:href') ?? '');
-      const missing = refs.filter((r) => r.startsWith('#') && document.getElementById(r.slice(1)) === null);
-      const painted = uses.filter((u) => {
-        const b = u.getBoundingClientRect();
-        return b.width > 0 && b.height > 0;
-      }).length;
-      return { uses: uses.length, missing, painted };
-    });
-    expect(tiles.missing).toEqual([]);
-    expect(tiles.uses).toBe(exp.tiles[last]);
-    expect(tiles.painted).toBe(exp.tiles[last]);
-  });
+  describe.each(GAMES)('the replay viewer: $name', (game) => {
+    let page: Page;
+    let exp: Expected;
+    let html: string;
+    const problems: string[] = [];
+    const requests: string[] = [];
 
-  test('the next button steps through every move: the scores, the move and its events agree with the replay', async () => {
-    await go(page, 0);
-    expect((await shown(page)).position).toBe(0);
-    expect(await page.isDisabled('#prev')).toBe(true);
-    const last = exp.scores.length - 1;
-    for (let i = 1; i <= last; i++) {
-      // A real mouse click on the button; force skips Playwright's wait for two still frames (30 ms a step).
-      await page.click('#next', { force: true });
+    beforeAll(async () => {
+      const slug = game.name.replace(/[^a-z0-9]+/gi, '-');
+      const replayFile = join(dir, `${slug}.json`);
+      html = join(dir, `${slug}.html`);
+      const played = runPlay([...game.args, '--replay', replayFile]);
+      expect(played.stderr).toBe('');
+      expect(played.code).toBe(0);
+      const text = readFileSync(replayFile, 'utf8');
+      exp = expected(game, JSON.parse(text) as Replay, text);
+      const rendered = await runRender(['replay', replayFile, '--html', '--out', html]);
+      expect(rendered.stderr).toBe('');
+      expect(rendered.code).toBe(0);
+      page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('request', (r) => requests.push(r.url()));
+      await page.goto(pathToFileURL(html).href);
+    });
+
+    afterAll(async () => {
+      await page?.close();
+    });
+
+    test('opens at the start of the game, loads nothing but itself, and draws the board with its tiles', async () => {
+      expect(requests).toEqual([pathToFileURL(html).href]);
       const now = await shown(page);
-      expect(now.position).toBe(i);
-      expect(now.slider).toBe(i);
-      expect(now.scores, `scores after move ${i}`).toEqual(exp.scores[i]);
-      expect(now.move).not.toBe('');
-      expect(now.events, `events of move ${i}`).toBe(exp.events[i]);
-    }
-    expect(await page.isDisabled('#next')).toBe(true);
-    expect(await page.isDisabled('#last')).toBe(true);
-  });
+      expect(now).toMatchObject({ position: 0, slider: 0, scores: exp.scores[0] });
+      const board = await page.evaluate(() => {
+        const svg = document.querySelector('#board svg')!;
+        const box = svg.getBoundingClientRect();
+        return { width: box.width, height: box.height, title: svg.querySelector('title')?.textContent ?? null };
+      });
+      expect(board.width).toBeGreaterThan(50);
+      expect(board.height).toBeGreaterThan(50);
+      expect(board.title).toMatch(/board/i);
+      expect(await page.evaluate(() => document.title)).toMatch(/^meeplekit replay: /);
+      // The tile pictures live in the one symbols block; each board refers to them, once per tile.
+      expect(await page.evaluate(() => document.querySelectorAll('#board svg g.tiles use').length)).toBe(exp.tiles[0]);
+      await page.click('#last');
+      const last = exp.tiles.length - 1;
+      const tiles = await page.evaluate(() => {
+        const uses = [...document.querySelectorAll('#board svg g.tiles use')];
+        const refs = uses.map((u) => u.getAttribute('href') ?? u.getAttribute('xlink:href') ?? '');
+        const missing = refs.filter((r) => r.startsWith('#') && document.getElementById(r.slice(1)) === null);
+        const painted = uses.filter((u) => {
+          const b = u.getBoundingClientRect();
+          return b.width > 0 && b.height > 0;
+        }).length;
+        return { uses: uses.length, missing, painted };
+      });
+      expect(tiles.missing).toEqual([]);
+      expect(tiles.uses).toBe(exp.tiles[last]);
+      expect(tiles.painted).toBe(exp.tiles[last]);
+    });
 
-  test('the last frame shows the final scores of the replayed game', async () => {
-    await go(page, 0);
-    await page.click('#last');
-    const now = await shown(page);
-    expect(now.position).toBe(exp.scores.length - 1);
-    expect(now.scores).toEqual([...exp.final]);
-    expect(await page.textContent('#step')).toMatch(/^game over: winners? Player \d/);
-  });
+    test('the next button steps through every move: the scores, the move and its events agree with the replay', async () => {
+      await go(page, 0);
+      expect((await shown(page)).position).toBe(0);
+      expect(await page.isDisabled('#prev')).toBe(true);
+      const last = exp.scores.length - 1;
+      for (let i = 1; i <= last; i++) {
+        // A real mouse click on the button; force skips Playwright's wait for two still frames (30 ms a step).
+        await page.click('#next', { force: true });
+        const now = await shown(page);
+        expect(now.position).toBe(i);
+        expect(now.slider).toBe(i);
+        expect(now.scores, `scores after move ${i}`).toEqual(exp.scores[i]);
+        expect(now.move).not.toBe('');
+        expect(now.events, `events of move ${i}`).toBe(exp.events[i]);
+      }
+      expect(await page.isDisabled('#next')).toBe(true);
+      expect(await page.isDisabled('#last')).toBe(true);
+    });
 
-  test('the previous and first buttons, the slider and the arrow, Home and End keys move too', async () => {
-    const last = exp.scores.length - 1;
-    await go(page, 0);
-    await page.click('#last');
-    await page.click('#prev');
-    expect(await shown(page)).toMatchObject({ position: last - 1, scores: exp.scores[last - 1] });
-    for (const i of [Math.floor(last / 3), 1, last, Math.floor((2 * last) / 3)]) {
-      await page.locator('#slider').fill(String(i));
-      expect(await shown(page), `slider at ${i}`).toMatchObject({ position: i, scores: exp.scores[i] });
-    }
-    await page.locator('#move').click();
-    await page.keyboard.press('ArrowLeft');
-    const i = Math.floor((2 * last) / 3) - 1;
-    expect(await shown(page)).toMatchObject({ position: i, scores: exp.scores[i] });
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    expect(await shown(page)).toMatchObject({ position: i + 2, scores: exp.scores[i + 2] });
-    await page.keyboard.press('Home');
-    expect(await shown(page)).toMatchObject({ position: 0, scores: exp.scores[0] });
-    await page.keyboard.press('End');
-    expect(await shown(page)).toMatchObject({ position: last, scores: [...exp.final] });
-    await go(page, 5);
-    await page.click('#first');
-    expect(await shown(page)).toMatchObject({ position: 0, scores: exp.scores[0] });
-  });
+    test('the last frame shows the final scores of the replayed game', async () => {
+      await go(page, 0);
+      await page.click('#last');
+      const now = await shown(page);
+      expect(now.position).toBe(exp.scores.length - 1);
+      expect(now.scores).toEqual([...exp.final]);
+      expect(await page.textContent('#step')).toMatch(/^game over: winners? Player \d/);
+    });
 
-  test('buttons have labels; no console error, no page error', async () => {
-    const labels = await page.$$eval('button', (bs) => bs.map((b) => b.getAttribute('aria-label') ?? ''));
-    expect(labels).toHaveLength(4);
-    for (const l of labels) expect(l.length).toBeGreaterThan(3);
-    expect(await page.getAttribute('#slider', 'max')).toBe(String(exp.scores.length - 1));
-    expect(problems).toEqual([]);
-    // Reported in the test log: the page's size.
-    console.log(`${game.name}: ${exp.scores.length - 1} moves, viewer ${Math.round(statSync(html).size / 1024)} KiB`);
+    test('the previous and first buttons, the slider and the arrow, Home and End keys move too', async () => {
+      const last = exp.scores.length - 1;
+      await go(page, 0);
+      await page.click('#last');
+      await page.click('#prev');
+      expect(await shown(page)).toMatchObject({ position: last - 1, scores: exp.scores[last - 1] });
+      for (const i of [Math.floor(last / 3), 1, last, Math.floor((2 * last) / 3)]) {
+        await page.locator('#slider').fill(String(i));
+        expect(await shown(page), `slider at ${i}`).toMatchObject({ position: i, scores: exp.scores[i] });
+      }
+      await page.locator('#move').click();
+      await page.keyboard.press('ArrowLeft');
+      const i = Math.floor((2 * last) / 3) - 1;
+      expect(await shown(page)).toMatchObject({ position: i, scores: exp.scores[i] });
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      expect(await shown(page)).toMatchObject({ position: i + 2, scores: exp.scores[i + 2] });
+      await page.keyboard.press('Home');
+      expect(await shown(page)).toMatchObject({ position: 0, scores: exp.scores[0] });
+      await page.keyboard.press('End');
+      expect(await shown(page)).toMatchObject({ position: last, scores: [...exp.final] });
+      await go(page, 5);
+      await page.click('#first');
+      expect(await shown(page)).toMatchObject({ position: 0, scores: exp.scores[0] });
+    });
+
+    test('buttons have labels; no console error, no page error', async () => {
+      const labels = await page.$$eval('button', (bs) => bs.map((b) => b.getAttribute('aria-label') ?? ''));
+      expect(labels).toHaveLength(4);
+      for (const l of labels) expect(l.length).toBeGreaterThan(3);
+      expect(await page.getAttribute('#slider', 'max')).toBe(String(exp.scores.length - 1));
+      expect(problems).toEqual([]);
+      // Reported in the test log: the page's size.
+      console.log(`${game.name}: ${exp.scores.length - 1} moves, viewer ${Math.round(statSync(html).size / 1024)} KiB`);
+    });
   });
 });
