@@ -20,6 +20,14 @@ export type Observation = Omit<GameState, 'seed' | 'rng'> & {
  * Carcassonne everything but the draw order is public, so all viewers get the same view.
  *
  * Send observations, never serialized states, to clients: a state's seed fixes every future draw.
+ * For a UI, {@link publicView} is smaller and documented field by field; an observation is what a
+ * client needs to run `legalMoves`, `featureAt`, `whyIllegal` and `projectedScores` itself.
+ *
+ * A state of another ruleset (`state.ruleset !== rules.id`) is never misread into a leak: which
+ * parts of its modules' slices are secret is known only to its own rules, so none of them is
+ * copied (`ext` is `{}`; everything else is public in every ruleset). The observation still names
+ * its own ruleset, so the queries refuse it with these rules as they refuse any state of another
+ * ruleset, and {@link publicView} refuses such a state with `state/ruleset-mismatch`.
  *
  * @example
  * ```ts
@@ -36,7 +44,10 @@ export type Observation = Omit<GameState, 'seed' | 'rng'> & {
  * ```
  */
 export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Observation {
-  const copy = JSON.parse(JSON.stringify(state)) as GameState;
+  // Another ruleset's modules hide parts of their slices through hooks these rules do not have:
+  // copy no slice at all rather than guess (The Castle's face-down tokens under classic rules).
+  const source = state.ruleset === rules.id ? state : { ...state, ext: {} };
+  const copy = JSON.parse(JSON.stringify(source)) as GameState;
   const { seed: _seed, rng: _rng, ...visible } = copy;
   for (const e of rules.expansions) {
     if (e.observe !== undefined && Object.hasOwn(visible.ext, e.id)) visible.ext[e.id] = e.observe(visible.ext[e.id], viewer);
