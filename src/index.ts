@@ -81,6 +81,7 @@ export { randomBot, greedyBot, type Bot } from './bots.js';
 export * as authoring from './authoring.js';
 export {
   castleBoard,
+  type CastleBoard,
   WALL_TOKENS,
   type CastleSlice,
   type HeldToken,

@@ -294,9 +294,23 @@ export function castleOf(rules: Ruleset): CastleRules {
 }
 
 /**
+ * The Castle's board as plain JSON, for UIs: the compiled {@link CastleLayout} with its two typed
+ * arrays (`inside`, `towerAt`) as plain arrays of numbers, so that it survives `JSON.stringify`,
+ * `structuredClone` and the network unchanged.
+ */
+export interface CastleBoard extends Omit<CastleLayout, 'inside' | 'towerAt'> {
+  /** `width * height` flags, 1 for a play-area cell and 0 outside, at index `y * width + x`. */
+  readonly inside: readonly number[];
+  /** Per track space (100): the index of the tower it belongs to, or -1. */
+  readonly towerAt: readonly number[];
+}
+
+/**
  * The board of a Castle ruleset, for drawing it: the play area, the start fields (and the
  * virtual tiles they became), the score track beside the wall and the towers; with the data's
- * `provenance` (`'reconstructed'` for the shipped default). Null for other games.
+ * `provenance` (`'reconstructed'` for the shipped default). Null for other games. Plain JSON:
+ * plain arrays, no typed arrays (the engine keeps its own compiled copy), deeply frozen, a fresh
+ * object on every call.
  *
  * @example
  * ```ts
@@ -306,10 +320,18 @@ export function castleOf(rules: Ruleset): CastleRules {
  * if (!rules.ok) throw new Error(rules.error.message);
  * const board = castleBoard(rules.value)!;
  * console.log(board.provenance, board.cellCount, board.towers.length); // reconstructed 76 14
+ * console.log(JSON.stringify(JSON.parse(JSON.stringify(board))) === JSON.stringify(board)); // true
  * ```
  */
-export function castleBoard(rules: Ruleset): CastleLayout | null {
-  return rules.game.game === 'castle' ? castleOf(rules).config.layout : null;
+export function castleBoard(rules: Ruleset): CastleBoard | null {
+  if (rules.game.game !== 'castle') return null;
+  const layout = castleOf(rules).config.layout;
+  // Everything but the two typed arrays is plain, deeply frozen data already, and is shared.
+  return Object.freeze({
+    ...layout,
+    inside: Object.freeze(Array.from(layout.inside)),
+    towerAt: Object.freeze(Array.from(layout.towerAt)),
+  });
 }
 
 /** Names feature `root` the way moves do. */
