@@ -63,6 +63,20 @@ export {
 export { createSimulator, type Simulator, type SimulatorOptions } from './core/engine/simulator.js';
 export { observe, type Observation } from './core/engine/observe.js';
 export {
+  publicView,
+  PUBLIC_VIEW_VERSION,
+  type PublicView,
+  type PublicViewOptions,
+  type ViewTile,
+  type ViewFollower,
+  type ViewBag,
+  type ViewStep,
+  type ViewPlaceStep,
+  type ViewDeployStep,
+  type ViewGameOverStep,
+} from './core/engine/view.js';
+export { viewDelta, applyViewDelta, type ViewDelta, type ViewDeltaOp, type ViewDeltaOptions } from './core/engine/delta.js';
+export {
   serializeState,
   parseState,
   makeReplay,

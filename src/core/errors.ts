@@ -2,7 +2,7 @@
  * Every expected failure of the library, as a string-literal code. Codes are namespaced by
  * what failed: `options/...` (ruleset or game options), `move/...` (any move), `place/...`
  * (tile placement), `deploy/...` (follower deployment), `state/...` (serialized states),
- * `replay/...` (replays), `undo/...` (undo), `query/...` (UI helpers), `render/...` (pictures). Codes are stable API:
+ * `replay/...` (replays), `undo/...` (undo), `query/...` (UI helpers), `view/...` (public views and their deltas), `render/...` (pictures). Codes are stable API:
  * branch on them; messages are for people and may change.
  *
  * @example
@@ -68,6 +68,10 @@ export const ERROR_CODES = [
   'undo/nothing-to-undo',
   'query/no-tile',
   'query/no-feature',
+  'view/bad-viewer',
+  'view/malformed',
+  'view/version',
+  'view/mismatch',
   'render/malformed-state',
   'render/unknown-tile',
   'render/bad-rotation',
