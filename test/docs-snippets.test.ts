@@ -171,7 +171,7 @@ describe('the docs site (typedoc.json)', () => {
 
   test('every guide (docs/**/*.md but docs/api/) is a document of the site, once', () => {
     const guides = docs.files.filter((f) => f !== 'README.md');
-    expect([...config.projectDocuments].sort()).toEqual(guides);
+    expect([...config.projectDocuments].sort(), 'typedoc.json: projectDocuments must list each guide once (add a new one where it belongs)').toEqual(guides);
   });
 
   test('every subpath the package exports is an entry point of the site', () => {
