@@ -1,12 +1,14 @@
 /**
- * Runs documentation snippets: each one is written to a file and run by tsx in a process of its
- * own, with the package's import paths mapped to src/ by a generated tsconfig.json (the same
+ * Runs documentation snippets: each one is written to a file and run with tsx's loader in a Node
+ * process of its own, with the package's import paths mapped to src/ by a generated tsconfig.json (the same
  * mapping the type-check uses). A snippet passes when its process exits with code 0 in time.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { IMPORT_PATHS, snippetFileName } from './compile.js';
 import type { Snippet } from './extract.js';
 
@@ -40,15 +42,17 @@ export function writeSnippets(root: string, dir: string, snippets: readonly Snip
   for (const s of snippets) writeFileSync(join(dir, snippetFileName(s)), s.code);
 }
 
-/** Runs one snippet file (already written by {@link writeSnippets}) with tsx. */
+/** Runs one snippet file (already written by {@link writeSnippets}) with tsx's loader. */
 export function runSnippet(root: string, dir: string, snippet: Snippet, timeoutMs: number): Promise<RunResult> {
   const file = snippetFileName(snippet);
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--tsconfig', join(dir, 'tsconfig.json'), file], {
+    // tsx's loader in this process (its CLI would start a second one).
+    const tsx = pathToFileURL(createRequire(join(root, 'package.json')).resolve('tsx')).href;
+    const child = spawn(process.execPath, ['--import', tsx, file], {
       cwd: dir,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' },
+      env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0', TSX_TSCONFIG_PATH: join(dir, 'tsconfig.json') },
     });
     let stderr = '';
     child.stderr.setEncoding('utf8');
