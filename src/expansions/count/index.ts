@@ -59,7 +59,7 @@
  * const game = newGame(rules.value, { players: 3, seed: 'count' });
  * if (!game.ok) throw new Error(game.error.message);
  * console.log(rules.value.id, game.value.tiles.length, game.value.ext['count']);
- * // classic+count{"countMoves":"clockwise"} 12 { quarters: {...}, count: 'castle', scoresBefore: [0, 0, 0] }
+ * // classic+count{"countMoves":"clockwise"}#<digest> 12 { quarters: {...}, count: 'castle', scoresBefore: [0, 0, 0] }
  * ```
  *
  * @module meeplekit/expansions/count
