@@ -207,8 +207,14 @@ function takeBackDraw(rules: Ruleset, s: GameState, discarded: readonly number[]
   s.step = { kind: CHANCE_STEP, player: CHANCE_PLAYER };
 }
 
-/** Explicit chance for the modules that hide something: what the seed fixed in advance is forgotten, to be decided at chance nodes. @internal */
+/**
+ * Explicit chance: what the game's definition fixed in advance is forgotten, to be decided at
+ * chance nodes: the chosen draws (`newGame`'s `draws`, recorded after the generator's four words
+ * of `state.rng`: every draw becomes a chance node over the bag, as with none chosen) and what the
+ * modules hide (The Castle's face-down tokens, chosen or seeded). @internal
+ */
 export function concealAll(rules: Ruleset, s: GameState): void {
+  if (s.rng.length > 4) s.rng.length = 4;
   const mods = rules.expansions;
   for (let i = 0; i < mods.length; i++) mods[i]!.chance?.conceal(rules, s);
 }

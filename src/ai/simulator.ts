@@ -23,7 +23,10 @@ export interface SimulatorOptions {
    * `'explicit'` (default): a move that ends a turn leads to a chance node, resolved by applying
    * one of its outcomes (your choice, or sampled from your random source). `'seeded'`: tiles are
    * drawn by the state's own seeded generator, as in the app API (no chance nodes; a search using
-   * it would know the real draw order, so give it a {@link determinize}d state).
+   * it would know the real draw order, so give it a {@link determinize}d state). The game's chosen
+   * draws (`newGame`'s `draws`) are honoured in `'seeded'` mode, the same as by `applyMove` (a
+   * chosen tile the rules hold back throws a `draw/held-back` Error there); explicit chance
+   * forgets them, as it forgets what the seed fixed: every draw is a chance node over the bag.
    */
   readonly chance?: 'explicit' | 'seeded';
   /** The action form (default `'split'`). */
@@ -272,7 +275,8 @@ class Research implements ResearchSimulator {
     // Within a playout nobody looks at the chance nodes: the tiles are drawn by the engine itself,
     // from a generator seeded by \`random\` (the same distribution, without stopping at each draw),
     // and what modules conceal (The Castle's face-down tokens) is made up from \`random\` at once.
-    // The generator is replaced first: the state's own would know the real draws.
+    // The generator is replaced first, and the game's chosen draws after it go: the state's own
+    // would know the real draws.
     const rng = [random(0x100000000), random(0x100000000), random(0x100000000), random(0x100000000)];
     if ((rng[0]! | rng[1]! | rng[2]! | rng[3]!) === 0) rng[0] = 0x9e3779b9;
     s.rng = rng;
@@ -327,7 +331,8 @@ function checkSimulatorInput(rules: Ruleset, state: Immutable<GameState>): Resul
   if (state.ruleset !== rules.id) {
     return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`));
   }
-  if (!Array.isArray(state.rng) || state.rng.length !== 4) {
+  // Four generator words, then possibly the game's chosen draws (honoured with `chance: 'seeded'`).
+  if (!Array.isArray(state.rng) || state.rng.length < 4) {
     return err(meepleError('state/malformed', 'a simulator needs a full state with its random generator: determinize an observation first'));
   }
   return ok(undefined);

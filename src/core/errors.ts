@@ -3,7 +3,8 @@
  * what failed: `options/...` (ruleset or game options), `move/...` (any move), `place/...`
  * (tile placement), `deploy/...` (follower deployment), `state/...` (serialized states),
  * `replay/...` (replays), `undo/...` (undo), `query/...` (UI helpers), `view/...` (public views and their deltas), `render/...` (pictures). Codes are stable API:
- * branch on them; messages are for people and may change.
+ * branch on them; messages are for people and may change. Also `draw/...` (a game's chosen draws)
+ * and `position/...` (`buildPosition`).
  *
  * @example
  * ```ts
@@ -39,6 +40,7 @@ export const ERROR_CODES = [
   'options/game-options',
   'options/castle-layout',
   'options/castle-tiles',
+  'options/draws',
   'move/malformed',
   'move/unknown-type',
   'move/wrong-step',
@@ -56,6 +58,7 @@ export const ERROR_CODES = [
   'deploy/feature-occupied',
   'deploy/no-followers',
   'deploy/not-allowed',
+  'draw/held-back',
   'state/json',
   'state/malformed',
   'state/version',
@@ -66,8 +69,12 @@ export const ERROR_CODES = [
   'replay/version',
   'replay/illegal-move',
   'undo/nothing-to-undo',
+  'undo/draw-seen',
   'query/no-tile',
   'query/no-feature',
+  'position/malformed',
+  'position/tile-discarded',
+  'position/unfinished-turn',
   'view/bad-viewer',
   'view/malformed',
   'view/version',

@@ -18,15 +18,93 @@ import type { ExpansionMove } from '../state.js';
 import { cloneJson } from './clone.js';
 import { deepFreeze as deepFreezeJson } from './reconcile.js';
 import { firstDifference } from './serialize.js';
+import { meepleError, type MeepleError } from '../errors.js';
 
-/** Builds the initial state: start tile laid, first tile drawn. Players and seed are validated by the caller. @internal */
-export function setupGame(rules: Ruleset, players: number, seed: string, emit: Emit): GameState {
+/**
+ * A game's chosen draws (`newGame`'s `draws` and `tokens`), as kept at the end of `GameState.rng`
+ * after the generator's four words: `[next, tiles, tokens, ...tile kind indices, ...token kinds]`,
+ * where `next` counts the chosen tiles drawn so far. Secret like the seed (`observe` drops `rng`),
+ * copied with the state, and checked by `parseState` like everything else. @internal
+ */
+export interface ChosenDraws {
+  /** Tile kind indices, in draw order. */
+  readonly draws: readonly number[];
+  /** The game's chosen face-down set-up tokens (The Castle's wall tokens, tower by tower). */
+  readonly tokens: readonly number[];
+}
+
+/** No chosen draws. @internal */
+export const NO_CHOSEN: ChosenDraws = Object.freeze({ draws: Object.freeze([]), tokens: Object.freeze([]) });
+
+/** Where the record of chosen draws starts in `GameState.rng` (after the generator's four words). */
+const RECORD = 4;
+/** Where the chosen tile kinds start in `GameState.rng`. */
+const RECORD_DRAWS = RECORD + 3;
+
+/** The generator words followed by the record of chosen draws (none: the four words alone). */
+function withRecord(words: number[], chosen: ChosenDraws): number[] {
+  if (chosen.draws.length === 0 && chosen.tokens.length === 0) return words;
+  return [...words, 0, chosen.draws.length, chosen.tokens.length, ...chosen.draws, ...chosen.tokens];
+}
+
+/**
+ * The chosen draws recorded in a state's `rng` (any value: untrusted input is checked), with how
+ * many of the chosen tiles were drawn so far; null when there is no record; a message when the
+ * record is malformed. @internal
+ */
+export function chosenDraws(rng: unknown, tileKinds: number): (ChosenDraws & { readonly next: number }) | null | string {
+  if (!Array.isArray(rng) || rng.length <= RECORD) return null;
+  const [next, tiles, tokens] = [rng[RECORD], rng[RECORD + 1], rng[RECORD + 2]] as unknown[];
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  if (!count(next) || !count(tiles) || !count(tokens) || next > tiles || rng.length !== RECORD_DRAWS + tiles + tokens) {
+    return 'the record of chosen draws after the generator words is malformed';
+  }
+  const draws = rng.slice(RECORD_DRAWS, RECORD_DRAWS + tiles) as unknown[];
+  if (!draws.every((k) => count(k) && k < tileKinds)) return 'a chosen draw names no tile kind of these rules';
+  const chosenTokens = rng.slice(RECORD_DRAWS + tiles) as unknown[];
+  if (!chosenTokens.every((t) => typeof t === 'number' && Number.isInteger(t))) return 'a chosen token is not an integer';
+  return { draws: draws as number[], tokens: chosenTokens as number[], next };
+}
+
+/**
+ * A chosen draw that cannot be made: thrown by the recipe (from deep inside a turn's end, where no
+ * result is returned), caught by every entry point that runs it on a copy (`newGame`, `applyMove`,
+ * replays, `buildPosition`) and returned there as its {@link MeepleError}. @internal
+ */
+export class ChosenDrawError extends Error {
+  constructor(readonly error: MeepleError) {
+    super(`${error.code}: ${error.message}`);
+    this.name = 'ChosenDrawError';
+  }
+}
+
+/**
+ * What the game's own rules module may offer besides the module interface, so that a game's
+ * definition can choose the outcomes of its set-up chance (The Castle: which face-down token lies
+ * on each wall tower). Internal until a second module needs it. @internal
+ */
+export interface ChoosableSetup {
+  /**
+   * The module's state slice with the first outcomes of its set-up chance chosen (in its own
+   * documented order) and the rest drawn with `random` as `setup` draws them, or why `chosen`
+   * cannot be its set-up (a message).
+   */
+  setupChosen(rules: Ruleset, players: number, random: (n: number) => number, chosen: readonly number[]): { readonly slice: unknown } | string;
+}
+
+/**
+ * Builds the initial state: start tile laid, first tile drawn (the first chosen draw, if any).
+ * Players, seed and the ids of the chosen draws are validated by the caller; what only set-up can
+ * tell (copies left in the bag, the tokens, the first draw held back) throws a
+ * {@link ChosenDrawError} with code `options/draws`. @internal
+ */
+export function setupGame(rules: Ruleset, players: number, seed: string, emit: Emit, chosen: ChosenDraws = NO_CHOSEN): GameState {
   const n = rules.tiles.length;
   const s: GameState = {
     ruleset: rules.id,
     players,
     seed,
-    rng: seedRng(seed),
+    rng: withRecord(seedRng(seed), chosen),
     bag: rules.tiles.map((t) => t.def.count),
     discarded: new Array<number>(n).fill(0),
     step: { kind: 'game-over', winners: [] },
@@ -50,7 +128,17 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
   // A replaced start tile left in the box (the Count's City) is out of the game.
   for (const id of rules.boxed) if (s.bag[rules.tileIndex[id]!]! > 0) s.bag[rules.tileIndex[id]!]!--;
   const random = (n: number): number => randomBelow(s.rng, n);
-  for (const e of rules.expansions) if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players, random);
+  const own = rules.game.rules as (Expansion & Partial<ChoosableSetup>) | undefined;
+  if (chosen.tokens.length > 0 && own?.setupChosen === undefined) {
+    throw new ChosenDrawError(meepleError('options/draws', `${rules.game.game} has no face-down tokens to choose (tokens are The Castle's wall tokens)`));
+  }
+  for (const e of rules.expansions) {
+    if (e === own && chosen.tokens.length > 0) {
+      const made = own.setupChosen!(rules, players, random, chosen.tokens);
+      if (typeof made === 'string') throw new ChosenDrawError(meepleError('options/draws', `tokens: ${made}`));
+      s.ext[e.id] = made.slice;
+    } else if (e.setup !== undefined) s.ext[e.id] = e.setup(rules, players, random);
+  }
   const afterPlace = rules.hooks.afterPlace;
   for (const start of rules.start) {
     const k = rules.tileIndex[start.tile]!;
@@ -59,7 +147,28 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     const index = layTile(rules, s, rules.tiles[k]!, start.x, start.y, start.rotation, -1);
     for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, index);
   }
-  drawTile(rules, s, emit);
+  // Chosen draws come out of the bag as it is now (start tiles out): more copies of a kind than
+  // it holds can be refused here, before anything is drawn. Whether a tile is held back or fits
+  // depends on the board, and is known only when it is drawn.
+  if (chosen.draws.length > 0) {
+    const wanted = new Array<number>(n).fill(0);
+    for (const k of chosen.draws) wanted[k]!++;
+    for (let k = 0; k < n; k++) {
+      if (wanted[k]! > s.bag[k]!) {
+        const id = rules.tiles[k]!.def.id;
+        throw new ChosenDrawError(
+          meepleError('options/draws', `draws: ${wanted[k]} copies of tile ${id}, but the bag holds ${s.bag[k]} at the start of the game`),
+        );
+      }
+    }
+  }
+  try {
+    drawTile(rules, s, emit);
+  } catch (e) {
+    // The first draw is part of newGame: a chosen tile held back there is an error of its options.
+    if (e instanceof ChosenDrawError) throw new ChosenDrawError(meepleError('options/draws', e.error.message));
+    throw e;
+  }
   return s;
 }
 
@@ -368,10 +477,18 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   drawTile(rules, s, emit);
 }
 
-/** Draws tiles for the active player until one fits (discarding the others); ends the game when the bag is empty. */
+/**
+ * Draws tiles for the active player until one fits (discarding the others); ends the game when the
+ * bag is empty. The game's chosen draws come first, in order (see {@link chosenDraw}).
+ */
 function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
   const bag = s.bag;
   for (;;) {
+    // One length check per draw when no draw was chosen: the hot path stays as it was.
+    if (s.rng.length > RECORD && s.rng[RECORD]! < s.rng[RECORD + 1]!) {
+      if (takeTile(rules, s, chosenDraw(rules, s), emit)) return;
+      continue;
+    }
     let total = 0;
     for (let i = 0; i < bag.length; i++) total += bag[i]!;
     if (total === 0) {
@@ -402,6 +519,28 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
     }
     if (takeTile(rules, s, k, emit)) return;
   }
+}
+
+/**
+ * The next chosen tile kind, counted as drawn. It was in the bag at set-up (newGame checked the
+ * copies) and draws before it were chosen too, so it is in the bag now; but the rules may hold it
+ * back at this moment (River: the lake before the course; the dragon before a volcano is laid),
+ * which only the board can tell: then the game cannot go on as defined, and the move that got
+ * here is refused (`draw/held-back`).
+ */
+function chosenDraw(rules: Ruleset, s: GameState): number {
+  const rng = s.rng;
+  const i = rng[RECORD]!;
+  const k = rng[RECORD_DRAWS + i]!;
+  const filters = drawFilters(rules, s);
+  if (s.bag[k]! <= 0 || (filters !== null && !mayDraw(filters, rules.tiles[k]!))) {
+    const id = rules.tiles[k]!.def.id;
+    throw new ChosenDrawError(
+      meepleError('draw/held-back', `chosen draw ${i} (tile ${id}) cannot be drawn now: ${s.bag[k]! <= 0 ? 'no copy is left in the bag' : "the rules hold it back at this point of the game"}`),
+    );
+  }
+  rng[RECORD] = i + 1;
+  return k;
 }
 
 /**

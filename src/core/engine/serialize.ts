@@ -10,9 +10,10 @@ import { err, ok, type Result } from '../result.js';
 import type { Ruleset, RulesetSpec } from '../ruleset.js';
 import type { GameState, Move } from '../state.js';
 import type { Immutable } from '../types.js';
-import { checkGameOptions } from './apply.js';
+import { checkGameOptions, type GameOptions } from './apply.js';
+import { cloneJson, cloneState } from './clone.js';
 import { checkMove } from './legal.js';
-import { playMove, setupGame } from './play.js';
+import { ChosenDrawError, chosenDraws, NO_CHOSEN, playMove, setupGame } from './play.js';
 
 /** The `format` tag of serialized states. */
 export const STATE_FORMAT = 'meeplekit/state';
@@ -38,6 +39,10 @@ export interface Replay {
   readonly players: number;
   /** The game's seed. */
   readonly seed: string;
+  /** The game's chosen draws (tile kind ids), when it has any (see `NewGameOptions.draws`). */
+  readonly draws?: readonly string[];
+  /** The Castle's chosen face-down wall tokens, when the game has any (see `NewGameOptions.tokens`). */
+  readonly tokens?: readonly number[];
   /** Every move, in order. */
   readonly moves: readonly Move[];
 }
@@ -65,23 +70,43 @@ export function serializeState(state: Immutable<GameState>): string {
   return JSON.stringify({ format: STATE_FORMAT, version: STATE_VERSION, state });
 }
 
-/** Replays `moves` from a new game; the rebuilt state or the first bad move. @internal */
-export function rebuild(
-  rules: Ruleset,
-  players: number,
-  seed: string,
-  moves: readonly unknown[],
-  emit: Emit,
-): Result<GameState, MeepleError & { index?: number }> {
-  const s = setupGame(rules, players, seed, emit);
+/**
+ * Replays `moves` from a new game of the given definition; the rebuilt state, or the first bad
+ * move (`replay/illegal-move` with its `index`), or a chosen draw that cannot be made: at set-up
+ * (`options/draws`, no `index`) or after move `index` (`draw/held-back`). @internal
+ */
+export function rebuild(rules: Ruleset, game: GameOptions, moves: readonly unknown[], emit: Emit): Result<GameState, MeepleError> {
+  let s: GameState;
+  try {
+    s = setupGame(rules, game.players, game.seed, emit, game.chosen);
+  } catch (e) {
+    if (e instanceof ChosenDrawError) return err(e.error);
+    throw e;
+  }
   for (let i = 0; i < moves.length; i++) {
     const problem = checkMove(rules, s, moves[i]);
     if (problem !== null) {
       return err(meepleError('replay/illegal-move', `move ${i} cannot be played: ${problem.message}`, { index: i, cause: problem }));
     }
-    playMove(rules, s, moves[i] as Move, emit);
+    try {
+      playMove(rules, s, moves[i] as Move, emit);
+    } catch (e) {
+      if (e instanceof ChosenDrawError) return err({ ...e.error, message: `after move ${i}: ${e.error.message}`, index: i });
+      throw e;
+    }
   }
   return ok(s);
+}
+
+/** The definition of a state's game (players, seed, chosen draws), or why it has none (`state/malformed`). */
+function definitionOf(rules: Ruleset, st: Readonly<Record<string, unknown>>): Result<GameOptions, MeepleError> {
+  const opts = checkGameOptions(rules, { players: st['players'], seed: st['seed'] }, true);
+  if (!opts.ok || typeof st['seed'] !== 'string') {
+    return err(meepleError('state/malformed', `players or seed invalid: ${opts.ok ? 'seed must be a string' : opts.error.message}`, { path: '$.state' }));
+  }
+  const chosen = chosenDraws(st['rng'], rules.tiles.length);
+  if (typeof chosen === 'string') return err(meepleError('state/malformed', chosen, { path: '$.state.rng' }));
+  return ok({ ...opts.value, chosen: chosen ?? NO_CHOSEN });
 }
 
 /**
@@ -122,20 +147,22 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
   if (st['ruleset'] !== rules.id) {
     return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${showValue(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
   }
-  const opts = checkGameOptions(rules, { players: st['players'], seed: st['seed'] });
-  if (!opts.ok || typeof st['seed'] !== 'string') {
-    return err(meepleError('state/malformed', `players or seed invalid: ${opts.ok ? 'seed must be a string' : opts.error.message}`, { path: '$.state' }));
-  }
+  const game = definitionOf(rules, st);
+  if (!game.ok) return game;
   const moves = st['moves'];
   if (!Array.isArray(moves) || moves.length > MAX_MOVES) {
     return err(meepleError('state/malformed', `moves must be an array of at most ${MAX_MOVES} moves`, { path: '$.state.moves' }));
   }
-  const rebuilt = rebuild(rules, opts.value.players, opts.value.seed, moves, null);
+  const rebuilt = rebuild(rules, game.value, moves, null);
   if (!rebuilt.ok) {
-    return err(meepleError('state/tampered', `its move history does not replay: ${rebuilt.error.message}`, {
-      path: `$.state.moves[${rebuilt.error.index ?? 0}]`,
-      cause: rebuilt.error,
-    }));
+    const index = rebuilt.error.index;
+    // No game could ever reach such a state: its chosen draws are impossible, or its history is.
+    return err(
+      meepleError('state/tampered', `${index === undefined ? 'its chosen draws cannot start a game' : 'its move history does not replay'}: ${rebuilt.error.message}`, {
+        path: index === undefined ? '$.state.rng' : `$.state.moves[${index}]`,
+        cause: rebuilt.error,
+      }),
+    );
   }
   const diff = firstDifference(rebuilt.value, st, '$.state');
   if (diff !== null) {
@@ -145,8 +172,10 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
 }
 
 /**
- * A replay of the game so far: ruleset options, players, seed and moves. Plain JSON: store it
- * or send it with `JSON.stringify`, and rebuild the game with {@link replay}.
+ * A replay of the game so far: ruleset options, players, seed, chosen draws (when the game has
+ * any) and moves. Plain JSON: store it or send it with `JSON.stringify`, and rebuild the game with
+ * {@link replay}. Like a serialized state it holds the seed and the chosen draws, which fix every
+ * future draw: keep replays of running games on the server.
  *
  * @example
  * ```ts
@@ -165,12 +194,16 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
  * ```
  */
 export function makeReplay(rules: Ruleset, state: Immutable<GameState>): Replay {
+  const chosen = chosenDraws(state.rng, rules.tiles.length);
+  const record = typeof chosen === 'object' && chosen !== null ? chosen : NO_CHOSEN;
   return {
     format: REPLAY_FORMAT,
     version: REPLAY_VERSION,
     ruleset: rules.options,
     players: state.players,
     seed: state.seed,
+    ...(record.draws.length > 0 ? { draws: record.draws.map((k) => rules.tiles[k]!.def.id) } : {}),
+    ...(record.tokens.length > 0 ? { tokens: [...record.tokens] } : {}),
     moves: state.moves.map((m) => ({ ...m }) as Move),
   };
 }
@@ -186,7 +219,9 @@ export interface ReplayResult {
 /**
  * Rebuilds a game from a replay (text or object) with the given rules, which must match the
  * replay's ruleset options. Every move is validated; the first illegal one is reported as
- * `replay/illegal-move` with its `index` and the move's own error as `cause`. See
+ * `replay/illegal-move` with its `index` and the move's own error as `cause`; a chosen draw the
+ * rules hold back after move `index` as `draw/held-back`; chosen draws or tokens that cannot
+ * start a game as `replay/malformed` with their `options/draws` error as `cause`. See
  * {@link makeReplay} for an example.
  */
 export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, MeepleError> {
@@ -204,17 +239,20 @@ export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, Mee
   if (firstDifference(rules.options, given, '$.ruleset') !== null) {
     return err(meepleError('state/ruleset-mismatch', `the replay's ruleset ${showValue(data['ruleset'])} is not '${rules.id}'`, { path: '$.ruleset' }));
   }
-  const opts = checkGameOptions(rules, { players: data['players'], seed: data['seed'] });
+  const opts = checkGameOptions(rules, { players: data['players'], seed: data['seed'], draws: data['draws'], tokens: data['tokens'] }, true);
   if (!opts.ok || typeof data['seed'] !== 'string') {
-    return err(meepleError('replay/malformed', opts.ok ? 'seed must be a string' : opts.error.message, { path: '$' }));
+    return err(meepleError('replay/malformed', opts.ok ? 'seed must be a string' : opts.error.message, opts.ok ? { path: '$' } : { path: '$', cause: opts.error }));
   }
   const moves = data['moves'];
   if (!Array.isArray(moves) || moves.length > MAX_MOVES) {
     return err(meepleError('replay/malformed', `moves must be an array of at most ${MAX_MOVES} moves`, { path: '$.moves' }));
   }
   const events: GameEvent[] = [];
-  const rebuilt = rebuild(rules, opts.value.players, opts.value.seed, moves, (e) => events.push(e));
-  if (!rebuilt.ok) return rebuilt;
+  const rebuilt = rebuild(rules, opts.value, moves, (e) => events.push(e));
+  if (!rebuilt.ok) {
+    if (rebuilt.error.code !== 'options/draws') return rebuilt;
+    return err(meepleError('replay/malformed', rebuilt.error.message, { path: '$', cause: rebuilt.error }));
+  }
   // The set-up's own draw is part of newGame, not of any move: drop events before the first move.
   return ok({ state: freeze(rebuilt.value, true), events: events.slice(firstMoveEvent(events)) });
 }
@@ -224,11 +262,27 @@ function firstMoveEvent(events: readonly GameEvent[]): number {
   return i < 0 ? events.length : i;
 }
 
+/** Options of {@link undo}. */
+export interface UndoOptions {
+  /**
+   * `'any'` (the default): any number of moves may be taken back. `'before-draw'`: only moves
+   * after which nothing left to chance came to light: no tile was drawn (a move that ends a turn
+   * draws the next player's tile) and nothing a module hides was shown (The Castle: a face-down
+   * token taken). Anything else is refused as `undo/draw-seen`. Use it for served games: the
+   * draw order does not depend on the moves, so a player who takes back a turn after seeing the
+   * next tile would choose again knowing it.
+   */
+  readonly policy?: 'any' | 'before-draw';
+}
+
 /**
- * Takes back the last `count` moves (default 1) by replaying the others from the seed. The draw
- * order is fixed by the seed, so the same tiles come again. A turn is one move (a placement with
- * nothing to deploy on) or two (a placement, then a deployment or a pass). Fails with
- * `undo/nothing-to-undo` when fewer than `count` moves have been played.
+ * Takes back the last `count` moves (default 1) by replaying the others from the game's
+ * definition (seed and chosen draws). The draw order is fixed by it, so the same tiles come again.
+ * A turn is one move (a placement with nothing to deploy on) or two (a placement, then a
+ * deployment or a pass), more with an expansion's decisions. Fails with `undo/nothing-to-undo`
+ * when fewer than `count` moves have been played, and under the `'before-draw'` policy (see
+ * {@link UndoOptions.policy}) with `undo/draw-seen` (its `index` the move after which the draw or
+ * the reveal happened) when one of them revealed chance.
  *
  * @example
  * ```ts
@@ -243,18 +297,108 @@ function firstMoveEvent(events: readonly GameEvent[]): number {
  *
  * const back = undo(rules.value, next.value.state);
  * if (back.ok) console.log(back.value.step); // the same step as game.value.step: same tile again
+ *
+ * // A served game: the placement may be taken back, but not once the next tile is drawn.
+ * const served = undo(rules.value, next.value.state, 1, { policy: 'before-draw' });
+ * console.log(served.ok || served.error.code); // true, or undo/draw-seen if that move ended the turn
  * ```
  */
-export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1): Result<GameState, MeepleError> {
+export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1, options: UndoOptions = {}): Result<GameState, MeepleError> {
   if (state.ruleset !== rules.id) {
     return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`));
   }
   if (!Number.isInteger(count) || count < 1 || count > state.moves.length) {
     return err(meepleError('undo/nothing-to-undo', `cannot undo ${showValue(count)} move(s): ${state.moves.length} have been played`));
   }
-  const rebuilt = rebuild(rules, state.players, state.seed, state.moves.slice(0, state.moves.length - count), null);
+  const policy = (options as { policy?: unknown } | null)?.policy ?? 'any';
+  if (policy !== 'any' && policy !== 'before-draw') {
+    return err(meepleError('options/malformed', `undo policy must be 'any' or 'before-draw', got ${showValue(policy)}`));
+  }
+  const game = definitionOf(rules, state as unknown as Readonly<Record<string, unknown>>);
+  if (!game.ok) return game;
+  const kept = state.moves.length - count;
+  const rebuilt = rebuild(rules, game.value, state.moves.slice(0, kept), null);
   if (!rebuilt.ok) return rebuilt;
+  if (policy === 'before-draw') {
+    const seen = lastReveal(rules, rebuilt.value, state.moves, kept);
+    if (typeof seen !== 'number') return err(seen);
+    if (seen >= 0) {
+      const allowed = state.moves.length - 1 - seen;
+      return err(
+        meepleError(
+          'undo/draw-seen',
+          `cannot take back move ${seen}: chance came to light after it (a tile drawn or a hidden token shown), and undo policy 'before-draw' keeps what the players have seen; ${allowed === 0 ? 'no move' : `only the last ${allowed} move(s)`} can be taken back now`,
+          { index: seen },
+        ),
+      );
+    }
+  }
   return ok(freeze(rebuilt.value, true));
+}
+
+/**
+ * The index of the last of `moves[from...]` after which a tile was drawn or something a module
+ * hides came to light, played on a copy of `before` (the state before `moves[from]`); -1 when
+ * none; the error of a move that does not replay (a forged history).
+ */
+function lastReveal(rules: Ruleset, before: GameState, moves: readonly Move[], from: number): number | MeepleError {
+  const s = cloneState(before);
+  let drew = false;
+  const emit = (e: GameEvent): void => {
+    if (e.type === 'tile-drawn') drew = true;
+  };
+  let last = -1;
+  for (let i = from; i < moves.length; i++) {
+    const hidden = hiddenLeaves(rules, s);
+    drew = false;
+    const problem = checkMove(rules, s, moves[i]);
+    if (problem !== null) return meepleError('replay/illegal-move', `move ${i} cannot be played: ${problem.message}`, { index: i, cause: problem });
+    try {
+      playMove(rules, s, moves[i]!, emit);
+    } catch (e) {
+      if (e instanceof ChosenDrawError) return { ...e.error, index: i };
+      throw e;
+    }
+    if (drew) last = i;
+    else {
+      const now = hiddenLeaves(rules, s);
+      for (const path of hidden) {
+        if (!now.has(path)) {
+          last = i;
+          break;
+        }
+      }
+    }
+  }
+  return last;
+}
+
+/**
+ * Where the modules' slices hold something a spectator's view masks (the paths at which their
+ * `observe` hook changes a value): what is still secret. A move after which one of these is no
+ * longer masked has shown it (conservatively: also when the secret is removed unseen, as The
+ * Castle's wall at the end of the game).
+ */
+function hiddenLeaves(rules: Ruleset, s: Immutable<GameState>): Set<string> {
+  const out = new Set<string>();
+  for (const e of rules.expansions) {
+    if (e.observe === undefined || !Object.hasOwn(s.ext, e.id)) continue;
+    const slice = s.ext[e.id];
+    differingLeaves(slice, e.observe(cloneJson(slice), null), e.id, out);
+  }
+  return out;
+}
+
+/** Adds the paths of the leaves where two JSON values differ. */
+function differingLeaves(a: unknown, b: unknown, path: string, out: Set<string>): void {
+  if (a === b) return;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    out.add(path);
+    return;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)])) differingLeaves(ra[k], rb[k], `${path}.${k}`, out);
 }
 
 /** `JSON.parse` for text input (other input is passed through), as a Result. */

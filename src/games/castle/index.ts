@@ -15,7 +15,8 @@ import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
 import type { Expansion, HookContext } from '../../core/expansion.js';
 import { award, featureRef, returnFollowers } from '../../core/engine/scoring.js';
-import { meepleError, type MeepleError } from '../../core/errors.js';
+import { meepleError, showValue, type MeepleError } from '../../core/errors.js';
+import type { ChoosableSetup } from '../../core/engine/play.js';
 import { err, ok, type Result } from '../../core/result.js';
 import type { ExpansionMove, GameState, GameView, Move } from '../../core/state.js';
 import { cellKey, SIDE_DELTA } from '../../core/state.js';
@@ -432,27 +433,62 @@ function nextFinalChoice(c: CastleRules, s: Immutable<GameView>): { player: numb
   return null;
 }
 
+/**
+ * The slice at set-up: 13 of the 18 tokens face down onto the towers other than 0/1 (5 go back
+ * unseen). The first towers (in layout order, skipping the one without a token) get the `chosen`
+ * tokens of a game's definition (`newGame`'s `tokens`, checked by {@link chosenTokensError}); the
+ * others are drawn with `random` from what is left, as they are with none chosen.
+ */
+function castleSetup(c: CastleRules, players: number, random: (n: number) => number, chosen: readonly number[]): CastleSlice {
+  const pool: number[] = [...WALL_TOKENS];
+  let next = 0;
+  const wall = c.hasToken.map((has) => {
+    if (!has) return 0;
+    if (next < chosen.length) {
+      const token = chosen[next++]!;
+      pool.splice(pool.indexOf(token), 1);
+      return token;
+    }
+    return pool.splice(random(pool.length), 1)[0]!;
+  });
+  return {
+    wall,
+    held: Array.from({ length: players }, () => []),
+    taken: new Array<number>(9).fill(0),
+    keep: new Array<KeepPlace | null>(players).fill(null),
+    extraTurn: -1,
+    majorityTurn: -1,
+    pending: null,
+    finals: [],
+  };
+}
+
+/** Why `chosen` cannot be the first face-down wall tokens of a game, or null. */
+function chosenTokensError(c: CastleRules, chosen: readonly unknown[]): string | null {
+  const towers = c.hasToken.filter((has) => has).length;
+  if (chosen.length > towers) return `${towers} towers hold a face-down token, got ${chosen.length} tokens`;
+  const left = [0, ...WALL_TOKENS_PER_KIND];
+  for (let i = 0; i < chosen.length; i++) {
+    const t = chosen[i];
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 9) return `tokens[${i}] must be a token kind from 1 to 9, got ${showValue(t)}`;
+    if (--left[t]! < 0) return `token ${t} is listed more often than the ${WALL_TOKENS_PER_KIND[t - 1]} there are`;
+  }
+  return null;
+}
+
 /** The Castle's own rules as a module on the core's hooks (id `castle`). */
-function rulesModule(c: CastleRules): Expansion {
+function rulesModule(c: CastleRules): Expansion & ChoosableSetup {
   return {
     id: 'castle',
     order: -1,
     options: {},
     actions: castleActions(c.config),
     setup(_rules: Ruleset, players: number, random: (n: number) => number): CastleSlice {
-      // 13 of the 18 tokens, drawn face down onto the towers other than 0/1; 5 go back unseen.
-      const pool: number[] = [...WALL_TOKENS];
-      const wall = c.hasToken.map((has) => (has ? pool.splice(random(pool.length), 1)[0]! : 0));
-      return {
-        wall,
-        held: Array.from({ length: players }, () => []),
-        taken: new Array<number>(9).fill(0),
-        keep: new Array<KeepPlace | null>(players).fill(null),
-        extraTurn: -1,
-        majorityTurn: -1,
-        pending: null,
-        finals: [],
-      };
+      return castleSetup(c, players, random, []);
+    },
+    setupChosen(_rules: Ruleset, players: number, random: (n: number) => number, chosen: readonly number[]) {
+      const problem = chosenTokensError(c, chosen);
+      return problem !== null ? problem : { slice: castleSetup(c, players, random, chosen) };
     },
     observe(value: unknown): unknown {
       const sl = value as CastleSlice;
