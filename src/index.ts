@@ -90,6 +90,7 @@ export {
   type ReplayResult,
 } from './core/engine/serialize.js';
 export { featureAt, projectedScores, offBoardFollowers, type FeatureQuery, type FeatureInfo, type FollowerInfo } from './core/engine/query.js';
+export { buildPosition, type PositionOptions, type PositionTurn, type UndoOptions, type UntrustedMove } from './core/engine/position.js';
 export { tileDefs } from './core/engine/catalogue.js';
 export { randomBot, greedyBot, type Bot } from './bots.js';
 export * as authoring from './authoring.js';
