@@ -9,7 +9,7 @@ import { PORTS } from '../core/types.js';
 import { areaOutline, bandLine, CENTRE, cubicAt, distanceToBand, insidePolygon, lerp, portMid, portRuns, sidePoint, type BandLine, type Outline } from './geometry.js';
 import { marksOf, type TileMarks } from './marks.js';
 import { cellCentre, cellOf, cellsWhere, deepestCell, depths, GRID, growLabels } from './raster.js';
-import type { Point } from './svg.js';
+import { num, type Point } from './svg.js';
 
 /** How a feature kind is drawn. */
 export type Role =
@@ -65,6 +65,10 @@ export interface TileArt {
   readonly features: readonly FeatureArt[];
   /** The feature drawn as the whole tile's ground (-1: none). */
   readonly ground: number;
+  /** Path data of the hedges between open-ground features whose room touches ('' for none). */
+  readonly hedge: string;
+  /** Per feature: the centre of an enclosed meadow drawn inside its cities, or null. */
+  readonly enclosed: readonly (Point | null)[];
   /** Where roads with one port end. */
   readonly hub: Point;
   /** What stands in the middle where roads end, when nothing else does. */
@@ -79,6 +83,10 @@ export interface TileArt {
 
 /** Radius of a building or symbol in the middle of a tile. */
 export const CENTRE_RADIUS = 16;
+/** The half-axes of an enclosed meadow (a field with no port, inside its cities). */
+export const MEADOW = { rx: 12, ry: 9 } as const;
+/** Where a monk stands on a tile with a cloister or shrine: by the door, not on the roof. */
+const MONK: Point = { x: 71, y: 69 };
 
 /** Lays out the picture of tile kind `def` whose features have kinds `kinds` (in local order). */
 export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt {
@@ -131,6 +139,9 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
     }
   });
   const labels = growLabels(free, seeds);
+  // Two open-ground features whose room touches in the picture (a city's bulge the drawing does
+  // not show): a hedge along the border between their rooms keeps them apart.
+  const hedge = hedgeBetween(labels);
   const regions: (Uint8Array | null)[] = def.features.map(() => null);
   def.features.forEach((_, i) => {
     if (roles[i] !== 'ground' && !(i === ground && roles[i] === 'area')) return;
@@ -141,8 +152,25 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
   // Ground features with no port (an inner meadow): the free pockets no port reached, largest first.
   const pockets = freePockets(free, labels);
   let pocket = 0;
+  const enclosed: (Point | null)[] = def.features.map(() => null);
   def.features.forEach((f, i) => {
-    if (roles[i] === 'ground' && f.ports.length === 0 && pocket < pockets.length) regions[i] = pockets[pocket++]!;
+    if (roles[i] !== 'ground' || f.ports.length !== 0) return;
+    if (pocket < pockets.length) {
+      regions[i] = pockets[pocket++]!;
+      return;
+    }
+    // No room left between the drawn areas: the meadow is drawn enclosed inside the areas it
+    // touches (a garden within the walls), at the roomiest spot of their union.
+    const inside = new Uint8Array(GRID * GRID);
+    for (const a of f.adjacent) {
+      const j = def.features.findIndex((g) => g.id === a);
+      const mask = j >= 0 ? areaMasks[j] : null;
+      if (mask !== null && mask !== undefined) for (let c = 0; c < inside.length; c++) if (mask[c] === 1 && blocked[c] === 1 && !inCentre(cellCentre(c)) && !anyBand(cellCentre(c))) inside[c] = 1;
+    }
+    const taken = [CENTRE, ...enclosed.filter((p): p is Point => p !== null)];
+    const at = spotIn(inside, taken, 22) ?? spotIn(inside, taken.slice(1), 22) ?? CENTRE;
+    enclosed[i] = at;
+    regions[i] = cellsWhere((p) => Math.hypot((p.x - at.x) / MEADOW.rx, (p.y - at.y) / MEADOW.ry) <= 1);
   });
   // Areas: what is left of the outline where later areas, bands and the middle cover it.
   def.features.forEach((_, i) => {
@@ -159,7 +187,7 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
 
   const anchors: Point[] = def.features.map((f, i) => {
     const role = roles[i]!;
-    if (role === 'centre') return CENTRE;
+    if (role === 'centre') return MONK;
     if (role === 'band') {
       const curve = bands[i]!.curves[0]!;
       // On the band, clear of what stands in the middle (a cloister on the river, a tunnel's city).
@@ -172,6 +200,11 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
     const cell = region === null || region === undefined ? -1 : deepestCell(region, prefer);
     return cell < 0 ? prefer : cellCentre(cell);
   });
+  // A follower is about 23 units tall: keep it on its tile.
+  for (let i = 0; i < anchors.length; i++) {
+    if (enclosed[i] !== null) anchors[i] = enclosed[i]!;
+    anchors[i] = { x: Math.min(88, Math.max(12, anchors[i]!.x)), y: Math.min(88, Math.max(12, anchors[i]!.y)) };
+  }
   const emblems = def.features.map((f, i) => {
     if (f.pennants === 0) return anchors[i]!;
     if (roles[i] === 'band') return cubicAt(bands[i]!.curves[0]!, f.ports.length === 2 ? 0.22 : 0.2);
@@ -204,6 +237,8 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
       region: regions[i]!,
     })),
     ground,
+    hedge,
+    enclosed,
     hub,
     hubMark,
     marks,
@@ -212,15 +247,92 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
   };
 }
 
+/**
+ * The feature drawn as the whole tile's ground: the open-ground feature with the most ports; with
+ * none, an area that owns every port (a whole-tile city); else none (the ground colour shows
+ * only in the pockets between areas: an inner meadow).
+ */
+/**
+ * The border between cells of different labels (both labelled) as smooth lines: the cell edges
+ * on it are chained into runs and each run simplified (Douglas-Peucker), so that a diagonal
+ * border is drawn as a straight hedge, not a staircase. SVG path data, '' for none.
+ */
+function hedgeBetween(labels: Int16Array): string {
+  const size = 100 / GRID;
+  // Unit edges on the border, as pairs of grid points (index y * (GRID + 1) + x).
+  const W = GRID + 1;
+  const links = new Map<number, number[]>();
+  const link = (a: number, b: number): void => {
+    if (!links.has(a)) links.set(a, []);
+    if (!links.has(b)) links.set(b, []);
+    links.get(a)!.push(b);
+    links.get(b)!.push(a);
+  };
+  for (let y = 0; y < GRID; y++) {
+    for (let x = 0; x < GRID; x++) {
+      const l = labels[y * GRID + x]!;
+      if (l < 0) continue;
+      const right = x + 1 < GRID ? labels[y * GRID + x + 1]! : -1;
+      const below = y + 1 < GRID ? labels[(y + 1) * GRID + x]! : -1;
+      if (right >= 0 && right !== l) link(y * W + x + 1, (y + 1) * W + x + 1);
+      if (below >= 0 && below !== l) link((y + 1) * W + x, (y + 1) * W + x + 1);
+    }
+  }
+  const used = new Set<string>();
+  const key = (a: number, b: number): string => (a < b ? `${a}-${b}` : `${b}-${a}`);
+  const point = (v: number): Point => ({ x: (v % W) * size, y: Math.floor(v / W) * size });
+  const paths: string[] = [];
+  // Start chains at ends (one link) first, then at whatever is left (loops).
+  const starts = [...links.keys()].sort((a, b) => (links.get(a)!.length === 1 ? 0 : 1) - (links.get(b)!.length === 1 ? 0 : 1) || a - b);
+  for (const start of starts) {
+    for (const first of links.get(start)!) {
+      if (used.has(key(start, first))) continue;
+      const chain = [start];
+      let prev = start;
+      let at = first;
+      used.add(key(start, first));
+      for (;;) {
+        chain.push(at);
+        const next = links.get(at)!.find((n) => n !== prev && !used.has(key(at, n)));
+        if (next === undefined) break;
+        used.add(key(at, next));
+        prev = at;
+        at = next;
+      }
+      const line = simplify(chain.map(point), 12);
+      paths.push(`M${line.map((q) => `${num(q.x)},${num(q.y)}`).join('L')}`);
+    }
+  }
+  return paths.join('');
+}
+
+/** Douglas-Peucker: the points of `line` that keep it within `tolerance`. */
+function simplify(line: readonly Point[], tolerance: number): Point[] {
+  if (line.length <= 2) return [...line];
+  const a = line[0]!;
+  const b = line[line.length - 1]!;
+  let worst = -1;
+  let far = 0;
+  const len = Math.hypot(b.x - a.x, b.y - a.y);
+  for (let i = 1; i < line.length - 1; i++) {
+    const p = line[i]!;
+    const d = len === 0 ? Math.hypot(p.x - a.x, p.y - a.y) : Math.abs((b.x - a.x) * (a.y - p.y) - (a.x - p.x) * (b.y - a.y)) / len;
+    if (d > far) {
+      far = d;
+      worst = i;
+    }
+  }
+  if (far <= tolerance) return [a, b];
+  return [...simplify(line.slice(0, worst + 1), tolerance).slice(0, -1), ...simplify(line.slice(worst), tolerance)];
+}
+
 function pickGround(roles: readonly Role[], ports: readonly (readonly number[])[]): number {
   let best = -1;
-  for (const want of ['ground', 'area'] as const) {
-    for (let i = 0; i < roles.length; i++) {
-      if (roles[i] === want && ports[i]!.length > 0 && (best < 0 || ports[i]!.length > ports[best]!.length)) best = i;
-    }
-    if (best >= 0) return best;
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] === 'ground' && ports[i]!.length > 0 && (best < 0 || ports[i]!.length > ports[best]!.length)) best = i;
   }
-  return -1;
+  if (best >= 0) return best;
+  return roles.findIndex((r, i) => r === 'area' && ports[i]!.length === 12);
 }
 
 /** The point halfway along a feature's first run of ports, on the tile's edge. */

@@ -81,9 +81,11 @@ export function boardSvg(rules: Ruleset, state: Immutable<GameView>, o: CheckedO
   const pad = frame !== null ? frame.margin : o.coordinates ? 40 : 12;
   const legendLines = o.legend ? legendText(rules, state).concat(frame !== null ? castleLegendLines(rules, state) : moduleLegendLines(rules, state)) : [];
   const legendHeight = o.legend ? (legendLines.length + 1) * LINE + 8 : 0;
+  // Wide enough for the legend's longest line (about 8.6 units per character at its size).
+  const legendWidth = o.legend ? Math.max(...legendLines.map((l) => l.length)) * 8.6 + 50 : 0;
   const x0 = minX * 100 - pad;
   const y0 = minY * 100 - pad - legendHeight;
-  const w = (maxX - minX + 1) * 100 + 2 * pad;
+  const w = Math.max((maxX - minX + 1) * 100 + 2 * pad, legendWidth);
   const h = (maxY - minY + 1) * 100 + 2 * pad + legendHeight;
   const scale = o.tileSize / 100;
 

@@ -119,7 +119,7 @@ export function castleFrame(rules: Ruleset, state: Immutable<GameView>, p: Palet
   // The play area's empty cells.
   for (let y = 0; y < layout.height; y++) {
     for (let x = 0; x < layout.width; x++) {
-      if (inside(x, y)) under.push(`<rect x="${x * 100}" y="${y * 100}" width="100" height="100" fill="#d8d0bf" stroke="${p.line}" stroke-opacity="0.25"/>`);
+      if (inside(x, y)) under.push(`<rect x="${x * 100}" y="${y * 100}" width="100" height="100" fill="#b9b09f" stroke="${p.line}" stroke-opacity="0.3"/>`);
     }
   }
   // The wall and the track along every boundary edge, corners filled.

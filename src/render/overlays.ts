@@ -12,6 +12,7 @@ import type { TowerState } from '../expansions/tower/index.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameView } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
+import { artOf } from './catalogue.js';
 import { countFigure, dragonFigure, fairyFigure, meeple } from './glyphs.js';
 import type { Palette } from './palette.js';
 import { playerStyle } from './palette.js';
@@ -59,15 +60,19 @@ export function moduleOverlays(rules: Ruleset, state: Immutable<GameView>, p: Pa
   if (count !== null) {
     for (const q of QUARTER_ORDER) {
       const [cx, cy] = QUARTER_CELLS[q];
-      const x = cx * 100;
-      const y = cy * 100;
-      out.push(`<text x="${x + 50}" y="${y + 16}" font-size="12" text-anchor="middle" fill="${p.text}" font-weight="bold">${q}</text>`);
+      // Inside the City's wall: round the point of the square's inside where a piece has most room.
+      const t = state.tiles.find((tile) => tile.x === cx && tile.y === cy);
+      const inside = t === undefined ? null : artOf(rules, t.id).features.find((f) => f.kind === 'carcassonne');
+      const c = inside === undefined || inside === null ? { x: 50, y: 50 } : inside.anchor;
+      const x = cx * 100 + c.x;
+      const y = cy * 100 + c.y;
+      out.push(`<text x="${num(x)}" y="${num(y - 22)}" font-size="12" text-anchor="middle" fill="${p.text}" font-weight="bold">${q}</text>`);
       const counts = count.quarters[q];
       let k = 0;
       counts.forEach((n, player) => {
-        for (let i = 0; i < n; i++, k++) out.push(meeple({ x: x + 18 + (k % 4) * 21, y: y + 40 + Math.floor(k / 4) * 24 }, playerStyle(p, player), false, 0.8));
+        for (let i = 0; i < n; i++, k++) out.push(meeple({ x: x - 24 + (k % 3) * 16, y: y + Math.floor(k / 3) * 18 }, playerStyle(p, player), false, 0.7));
       });
-      if (count.count === q) out.push(countFigure({ x: x + 78, y: y + 78 }, p));
+      if (count.count === q) out.push(countFigure({ x: x + 26, y: y + 10 }, p));
     }
   }
   return out.join('');

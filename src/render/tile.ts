@@ -3,7 +3,7 @@
  * their walls, the bands, the buildings and the printed symbols, in that order, so that roads
  * ending at a city run under its gate. Optionally highlights some of its features.
  */
-import { bandHalfWidth, type FeatureArt, type TileArt } from './art.js';
+import { bandHalfWidth, MEADOW, type FeatureArt, type TileArt } from './art.js';
 import { CENTRE, cubicAt, insidePolygon, rotatePoint } from './geometry.js';
 import { cloister, dragonSymbol, foundation, junction, lake, market, pennant, portal, princess, shrine, volcano, well } from './glyphs.js';
 import type { Palette } from './palette.js';
@@ -38,7 +38,7 @@ function bandColours(kind: string, p: Palette): { fill: string; edge: string } {
 function band(f: FeatureArt, p: Palette, highlighted: boolean): string {
   const w = bandHalfWidth(f.kind) * 2;
   const c = bandColours(f.kind, p);
-  const under = highlighted ? `<path d="${f.band!.d}" fill="none" stroke="${p.highlight}" stroke-width="${num(w + 8)}" stroke-linecap="round"/>` : '';
+  const under = highlighted ? `<path d="${f.band!.d}" fill="none" stroke="${p.highlight}" stroke-width="${num(w + 8)}" stroke-linecap="butt"/>` : '';
   return (
     under +
     `<path d="${f.band!.d}" fill="none" stroke="${c.edge}" stroke-width="${num(w + 2.4)}" stroke-linecap="butt"/>` +
@@ -89,8 +89,9 @@ export function tileShapes(art: TileArt, p: Palette, highlight: ReadonlySet<numb
     if (f.role === 'ground' && i !== g && f.outline !== null && areaColours(f.kind, p).fill !== areaColours(groundKind, p).fill) out.push(area(f, p, false));
   });
   fs.forEach((f, i) => {
-    if (highlight.has(i) && (f.role === 'ground' || i === g) && f.region !== null) out.push(regionRects(f.region, p.highlight));
+    if (highlight.has(i) && (f.role === 'ground' || i === g) && f.region !== null && art.enclosed[i] === null) out.push(regionRects(f.region, p.highlight));
   });
+  if (art.hedge !== '') out.push(`<path d="${art.hedge}" fill="none" stroke="${p.wall}" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/>`);
   const rivers = fs.map((f, i) => [f, i] as const).filter(([f]) => f.role === 'band' && f.kind === 'river');
   const roads = fs.map((f, i) => [f, i] as const).filter(([f]) => f.role === 'band' && f.kind !== 'river');
   for (const [f, i] of rivers) out.push(band(f, p, highlight.has(i)));
@@ -108,6 +109,12 @@ export function tileShapes(art: TileArt, p: Palette, highlight: ReadonlySet<numb
       out.push(bridgeRails(f, p));
     }
   }
+  // Meadows enclosed by cities (a field with no port, where the drawing left no pocket).
+  art.enclosed.forEach((at, i) => {
+    if (at === null) return;
+    const lit = highlight.has(i) ? ` stroke="${p.highlight}" stroke-width="4"` : ` stroke="${p.wall}" stroke-width="2.2"`;
+    out.push(`<ellipse cx="${num(at.x)}" cy="${num(at.y)}" rx="${MEADOW.rx}" ry="${MEADOW.ry}" fill="${p.field}"${lit}/>`);
+  });
   if (art.marks.crossing === 'tunnel') {
     for (const [f] of roads) out.push(tunnelMouths(f, areas.map(([a]) => a), p));
   }
