@@ -1144,13 +1144,13 @@ function dragonExamples(): Pictures {
     ['U', 1, 0, 0],
     ['B', 1, 1, 0, 'm1'],
     ['B', 0, 1, 0, 'f1'],
-    ['U', 2, 0, 0, 'r1'],
+    ['U', -1, 0, 0, 'r1'],
     ['B', 2, 1, 0],
     ['B', 0, 2, 0],
     ['E', 1, 2, 2],
   ]);
   g.lay('PD-01', 2, 2, 0);
-  g.lay('PD-12', -1, 0, 0).play({ type: 'pass', player: 0 });
+  g.lay('PD-12', -2, 0, 0).play({ type: 'pass', player: 0 });
   check(g.state.step.kind === 'princess-dragon/dragon', 'dragon example: the flight starts');
   const legal = legalMoves(rules, g.state).flatMap((m) => (m.type === 'princess-dragon/move-dragon' ? [{ x: (m as unknown as Cell).x, y: (m as unknown as Cell).y }] : []));
   check(same(legal, [{ x: 2, y: 1 }, { x: 1, y: 2 }]), 'dragon example: the first step goes up or left');

@@ -140,26 +140,27 @@ describe('the dragon ("Drak")', () => {
    * The rulebook's four-player example: "Drak začína vpravo dole. Hráč A ťahá drakom hore, hráč B
    * doľava, hráč C dole, hráč D vľavo - nesmie vpravo. Potom je na rade opäť hráč A a ťahá hore,
    * hráč B tiež hore a pohyb draka končí. Modrá a červená figurka sa vrátia hráčom do zásoby."
-   * A 3x3 square x 0..2, y 0..2, the volcano bottom right:
+   * A 3x3 square x 0..2, y 0..2 with its north-east corner left empty, the volcano bottom right:
    *
-   *        0    1    2
-   *   0    D    U    U(green thief)
-   *   1    B*   B*   B          * red farmer at 0,1, blue monk at 1,1
-   *   2    B    E    V(olcano)
+   *       -2   -1    0    1    2
+   *   0   PD   U*    D    U    .          * green thief on the road at -1,0
+   *   1             B*   B*   B          * red farmer at 0,1, blue monk at 1,1
+   *   2             B    E    V(olcano)
    *
-   * A (player 0) then lays a dragon tile at -1,0.
+   * The empty corner keeps the monk's cloister open (7 neighbours), so that it is the dragon,
+   * not a scoring, that sends the monk home. A (player 0) then lays a dragon tile at -2,0.
    */
   function example(): Scenario {
     const sc = new Scenario(rules, 4, 'four-players');
     sc.place('U', 1, 0, 0); // A
     sc.place('B', 1, 1, 0, 'm1'); // B: blue monk
     sc.place('B', 0, 1, 0, 'f1'); // C: red farmer
-    sc.place('U', 2, 0, 0, 'r1'); // D: green thief
+    sc.place('U', -1, 0, 0, 'r1'); // D: green thief
     sc.place('B', 2, 1, 0); // A
     sc.place('B', 0, 2, 0); // B
     sc.place('E', 1, 2, 2); // C
     lay(sc, 'PD-01', 2, 2, 0); // D: the volcano, the dragon lands; no action
-    lay(sc, 'PD-12', -1, 0, 0).play({ type: 'pass', player: 0 }); // A: a dragon tile
+    lay(sc, 'PD-12', -2, 0, 0).play({ type: 'pass', player: 0 }); // A: a dragon tile
     return sc;
   }
 
@@ -187,8 +188,11 @@ describe('the dragon ("Drak")', () => {
       [1, { kind: 'cloister', x: 1, y: 1, feature: 'm1' }],
       [2, { kind: 'field', x: 0, y: 1, feature: 'f1' }],
     ]);
-    // The green thief at 2,0 was never entered: it stays. The turn passes to B.
+    // The green thief at -1,0 was never entered: it stays. The turn passes to B. Nobody scored:
+    // the monk's cloister was still open, so the dragon, not a scoring, sent the monk home.
     expect(sc.state.followers.map((f) => f.player)).toEqual([3]);
+    expect(sc.state.scores).toEqual([0, 0, 0, 0]);
+    expect(sc.events.some((e) => e.type === 'scored')).toBe(false);
     expect(sc.state.step).toMatchObject({ kind: 'place-tile', player: 1 });
   });
 
