@@ -25,7 +25,7 @@ export interface NewGameOptions {
    * fresh 128-bit random seed (32 hex digits, from `crypto.getRandomValues`), recorded in the state
    * like any seed. A served game's seed must be unguessable: whoever knows it knows every draw.
    */
-  readonly seed?: string | number;
+  readonly seed?: string | number | undefined;
   /**
    * Chosen draws: the tile kind ids (`'D'`) drawn first, in order, starting with player 0's first
    * tile; then the seeded generator goes on from the bag that is left. A chosen tile that fits

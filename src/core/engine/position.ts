@@ -10,8 +10,9 @@ import type { Ruleset } from '../ruleset.js';
 import type { GameState, Move } from '../state.js';
 import type { Rotation } from '../types.js';
 import { checkGameOptions } from './apply.js';
+import { cloneState } from './clone.js';
 import { checkMove } from './legal.js';
-import { ChosenDrawError, playMove, setupGame } from './play.js';
+import { ChosenDrawError, chosenDraws, playMove, setupGame } from './play.js';
 
 // The entry file exports this module's names in one line; these two types of the API are
 // declared with the functions that take them and exported from here with the rest.
@@ -35,9 +36,10 @@ export interface PositionTurn {
   readonly deploy?: string;
   /**
    * Further moves of the turn, after the placement and the deployment, in order: an expansion's
-   * action instead of a deployment (a tower piece), a pass followed by The Castle's scoring
-   * order, a decision of another player (the Count's). When the game still waits at the turn's
-   * deploy step after them, the player passes.
+   * action instead of a deployment (a tower piece), The Castle's scoring order, a decision of
+   * another player (the Count's). Without `deploy`, a player asked about a follower passes: before
+   * these moves, unless the first of them is a move of that step (an expansion's action), else
+   * after them.
    */
   readonly moves?: readonly Move[];
 }
@@ -47,7 +49,7 @@ export interface PositionOptions {
   /** Number of players. */
   readonly players: number;
   /** Seed of the draws after the chosen ones (see `NewGameOptions.seed`; omitted: a fresh random seed). */
-  readonly seed?: string | number;
+  readonly seed?: string | number | undefined;
   /** The turns, in order, starting with player 0's first turn. */
   readonly turns: readonly PositionTurn[];
   /** Tiles drawn after the turns, in order: the first is the tile the player to move holds. Then the seed draws. */
@@ -62,8 +64,9 @@ const TURN_KEYS = ['tile', 'x', 'y', 'rotation', 'deploy', 'moves'];
 /**
  * Builds a position by playing `turns` from a new game: each turn's tile is drawn for it (the
  * turns' tiles, then `next`, are the game's chosen draws), placed, a follower deployed on
- * `deploy` or the turn's `moves` played, and the player passes if the game still asks. Every move
- * is validated as `applyMove` validates it. The result is an ordinary state: `parseState`,
+ * `deploy`, the turn's `moves` played, and a pass when the player is asked about a follower and
+ * the turn says nothing (see {@link PositionTurn.moves}). Every move is validated as `applyMove`
+ * validates it. The result is an ordinary state: `parseState`,
  * replays and `undo` accept it, and play goes on from it with `applyMove`.
  *
  * Errors carry the failing turn's `index`: the move's own error (`place/edge-mismatch`,
@@ -132,7 +135,9 @@ export function buildPosition(rules: Ruleset, options: PositionOptions): Result<
   for (let i = 0; i < list.length; i++) {
     const t = list[i]!;
     const step = s.step;
-    if (step.kind !== 'place-tile' || step.tile !== t.tile) {
+    // The turns' tiles are chosen draws 0, 1, ...: one more made than this turn's means it was discarded.
+    const made = chosenDraws(s.rng, rules.tiles.length) as { readonly next: number };
+    if (step.kind !== 'place-tile' || made.next !== i + 1) {
       return err(
         meepleError('position/tile-discarded', `turn ${i}: tile ${t.tile} fits nowhere on the board when it is drawn, so it was discarded (the rules then draw the next tile)`, {
           index: i,
@@ -141,26 +146,38 @@ export function buildPosition(rules: Ruleset, options: PositionOptions): Result<
     }
     const turn = s.turn;
     const player = step.player;
-    const moves: unknown[] = [{ type: 'place', player, x: t.x, y: t.y, rotation: t.rotation }];
-    if (t.deploy !== undefined) moves.push({ type: 'deploy', player, feature: t.deploy });
-    if (t.moves !== undefined) moves.push(...t.moves);
-    for (let j = 0; j <= moves.length; j++) {
-      let move = moves[j];
-      if (j === moves.length) {
-        // Nothing left to play: a player still asked about a follower passes.
-        if (s.turn !== turn || s.step.kind !== 'deploy') break;
-        move = { type: 'pass', player: s.step.player };
-      }
+    /** Plays one move of the turn, validated; its error names the turn and the move. */
+    const play = (move: unknown, which: string): MeepleError | null => {
       const problem = checkMove(rules, s, move);
-      const which = j === 0 ? 'the placement' : j === 1 && t.deploy !== undefined ? 'the deployment' : j === moves.length ? 'the pass' : `move ${j - (t.deploy !== undefined ? 2 : 1)} of its moves`;
-      if (problem !== null) return err({ ...problem, message: `turn ${i}, ${which}: ${problem.message}`, index: i });
+      if (problem !== null) return { ...problem, message: `turn ${i}, ${which}: ${problem.message}`, index: i };
       try {
         playMove(rules, s, move as Move, null);
       } catch (e) {
-        if (e instanceof ChosenDrawError) return err({ ...e.error, message: `after turn ${i}: ${e.error.message}`, index: i });
+        if (e instanceof ChosenDrawError) return { ...e.error, message: `after turn ${i}: ${e.error.message}`, index: i };
         throw e;
       }
+      return null;
+    };
+    // Asked about a follower with none to deploy, the player passes: before the turn's moves
+    // when the next of them is legal only after a pass (not when it answers the question itself,
+    // as an expansion's action does, nor when it is wrong either way: its error is shown as it
+    // is), or after them.
+    let asked = t.deploy === undefined;
+    const passIfAsked = (next: unknown): MeepleError | null => {
+      if (!asked || s.turn !== turn || s.step.kind !== 'deploy') return null;
+      const pass = { type: 'pass', player: s.step.player } as const;
+      if (next !== undefined && (checkMove(rules, s, next) === null || !legalAfter(rules, s, pass, next))) return null;
+      asked = false;
+      return play(pass, 'the pass');
+    };
+    let problem = play({ type: 'place', player, x: t.x, y: t.y, rotation: t.rotation }, 'the placement');
+    if (problem === null && t.deploy !== undefined) problem = play({ type: 'deploy', player, feature: t.deploy }, 'the deployment');
+    const extra = t.moves ?? [];
+    for (let j = 0; problem === null && j < extra.length; j++) {
+      problem = passIfAsked(extra[j]) ?? play(extra[j], `move ${j} of its moves`);
     }
+    problem ??= passIfAsked(undefined);
+    if (problem !== null) return err(problem);
     if (s.turn === turn && s.step.kind !== 'game-over') {
       const waiting = s.step;
       return err(
@@ -173,6 +190,18 @@ export function buildPosition(rules: Ruleset, options: PositionOptions): Result<
     }
   }
   return ok(freeze(s, true));
+}
+
+/** Whether `next` is legal after `first` (played on a copy); true when `first` ends in a chosen draw held back, which playing it then reports. */
+function legalAfter(rules: Ruleset, s: GameState, first: Move, next: unknown): boolean {
+  const copy = cloneState(s);
+  try {
+    playMove(rules, copy, first, null);
+  } catch (e) {
+    if (e instanceof ChosenDrawError) return true;
+    throw e;
+  }
+  return checkMove(rules, copy, next) === null;
 }
 
 /** Why a value is not a {@link PositionTurn} (its shape; the moves check the rest), or null. */

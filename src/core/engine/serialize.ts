@@ -1,7 +1,8 @@
 /**
- * Versioned JSON for states, replays and undo. A state carries its seed and every move, which
- * together determine it; `parseState` replays them and requires the result to equal the given
- * state exactly, so a malformed or tampered state is refused with the first differing path.
+ * Versioned JSON for states, replays and undo. A state carries its definition (its seed and its
+ * chosen draws, if any) and every move, which together determine it; `parseState` replays them
+ * and requires the result to equal the given state exactly, so a malformed or tampered state is
+ * refused with the first differing path.
  */
 import { freeze } from 'immer';
 import { meepleError, showValue, type MeepleError } from '../errors.js';
@@ -49,8 +50,9 @@ export interface Replay {
 
 /**
  * Serializes a state to versioned JSON text: `{ "format": "meeplekit/state", "version": 1,
- * "state": ... }`. Same state, same text, byte for byte. The text includes the seed, which fixes
- * every future draw: store it on the server, and send players {@link observe} views instead.
+ * "state": ... }`. Same state, same text, byte for byte. The text includes the seed and the chosen
+ * draws, which fix every future draw: store it on the server, and send players {@link observe}
+ * views instead.
  *
  * @example
  * ```ts
@@ -111,8 +113,10 @@ function definitionOf(rules: Ruleset, st: Readonly<Record<string, unknown>>): Re
 
 /**
  * Parses a serialized state (text or an already parsed object) and validates it completely:
- * format and version, ruleset, then a replay of its moves from its seed, which must reproduce
- * the state exactly. Returns a frozen state; never throws. Errors: `state/json`,
+ * format and version, ruleset, then a replay of its moves from its definition (its seed and
+ * chosen draws), which must reproduce the state exactly. The definition also fixes what has not
+ * happened yet, which a replay cannot check: whoever may write a saved state can rewrite the
+ * chosen draws still to come, as they can read every future draw from it. Returns a frozen state; never throws. Errors: `state/json`,
  * `state/malformed`, `state/version`, `state/ruleset-mismatch`, and `state/tampered` (with the
  * `path` of the first field that disagrees with the replay) for anything edited by hand.
  *
@@ -166,7 +170,7 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
   }
   const diff = firstDifference(rebuilt.value, st, '$.state');
   if (diff !== null) {
-    return err(meepleError('state/tampered', `the state does not match its own seed and moves at ${diff}`, { path: diff }));
+    return err(meepleError('state/tampered', `the state does not match what its own definition (seed, chosen draws) and moves give at ${diff}`, { path: diff }));
   }
   return ok(freeze(rebuilt.value, true));
 }
@@ -267,10 +271,11 @@ export interface UndoOptions {
   /**
    * `'any'` (the default): any number of moves may be taken back. `'before-draw'`: only moves
    * after which nothing left to chance came to light: no tile was drawn (a move that ends a turn
-   * draws the next player's tile) and nothing a module hides was shown (The Castle: a face-down
-   * token taken). Anything else is refused as `undo/draw-seen`. Use it for served games: the
-   * draw order does not depend on the moves, so a player who takes back a turn after seeing the
-   * next tile would choose again knowing it.
+   * draws the next player's tile) and nothing a module hides was shown (a value its `observe`
+   * hook masks is no longer masked: The Castle's face-down token taken off the wall; also, to be
+   * safe, the tokens cleared unseen at the end of the game). Anything else is refused as
+   * `undo/draw-seen`. Use it for served games: the draw order does not depend on the moves, so a
+   * player who takes back a turn after seeing the next tile would choose again knowing it.
    */
   readonly policy?: 'any' | 'before-draw';
 }
