@@ -239,7 +239,10 @@ export function whyIllegal(rules: Ruleset, state: Immutable<GameView>, move: unk
  */
 export type UntrustedMove<M> = unknown extends M
   ? M
-  : M extends { readonly type: infer T }
+  : M extends {
+        /** The move's kind (`'place'`): a literal type says the value was built in code. */
+        readonly type: infer T;
+      }
     ? string extends T
       ? M
       : M extends Move
