@@ -32,7 +32,7 @@ import { createRuleset } from '../ruleset.js';
 import { renderBoard, renderTile } from '../render/index.js';
 import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS } from './expansions.js';
 import { setUpBotGame } from './play.js';
-import { replayPositions, viewerHtml } from './viewer.js';
+import { replayPositions, rulesetName, viewerHtml } from './viewer.js';
 
 /** What `meeplekit render` produced: stdout (text, or the bytes of a PNG), stderr and an exit code. */
 export interface RenderOutput {
@@ -120,7 +120,7 @@ async function renderTileCommand(args: readonly string[], deps: RenderDeps): Pro
   if (!rules.ok) return fail('tile', rules.error.message);
   if (!Object.hasOwn(rules.value.tileIndex, id)) {
     const known = rules.value.tiles.map((t) => t.def.id).filter((t) => !t.startsWith('@'));
-    return fail('tile', `unknown tile '${id}' in ${rules.value.id} (tiles: ${known.join(', ')})`);
+    return fail('tile', `unknown tile '${id}' in ${rulesetName(rules.value)} (tiles: ${known.join(', ')})`);
   }
   const svg = renderTile(rules.value, id, Number(values.rotation) as Rotation);
   if (!svg.ok) return failNoUsage('tile', `${svg.error.code}: ${svg.error.message}`, 1);

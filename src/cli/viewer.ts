@@ -17,8 +17,7 @@ import type { ExpansionEvent, FeatureRef, GameEvent } from '../core/events.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, Move, Step } from '../core/state.js';
-import { renderBoard, renderSymbols } from '../render/index.js';
-import { DEFAULT_PALETTE, playerStyle } from '../render/palette.js';
+import { DEFAULT_PALETTE, renderBoard, renderSymbols } from '../render/index.js';
 
 /** One position of a replay: the state after `index` moves, and the move and events that led to it. */
 export interface Position {
@@ -308,6 +307,17 @@ function encodeFrame(prev: readonly number[], frame: readonly number[]): number[
   return out;
 }
 
+/** A player's colours on the board (the renderer's default palette, styles reused in turn). */
+function style(p: number): { readonly fill: string; readonly stroke: string } {
+  return DEFAULT_PALETTE.players[p % DEFAULT_PALETTE.players.length]!;
+}
+
+/** A ruleset in words: its game, and its expansions in hook order (`classic with river, tower`). */
+export function rulesetName(rules: Ruleset): string {
+  const ids = rules.options.expansions.map((e) => e.id);
+  return `${rules.options.game}${ids.length === 0 ? '' : ` with ${ids.join(', ')}`}`;
+}
+
 /** Options of {@link viewerHtml}. */
 export interface ViewerOptions {
   /** Pixels per tile (default 48). */
@@ -344,13 +354,11 @@ export function viewerHtml(rules: Ruleset, data: Replay, positions: readonly Pos
     });
   }
   const last = positions[positions.length - 1]!;
-  const ids = rules.options.expansions.map((e) => e.id);
-  const game = `${rules.options.game}${ids.length === 0 ? '' : ` with ${ids.join(', ')}`}`;
-  const title = `meeplekit replay: ${game}, ${data.players} players, seed ${JSON.stringify(data.seed)}`;
+  const title = `meeplekit replay: ${rulesetName(rules)}, ${data.players} players, seed ${JSON.stringify(data.seed)}`;
   const payload = { players: data.players, start, tags: table.entries, frames, positions: texts };
   const scoreRows = Array.from(
     { length: data.players },
-    (_, p) => `<tr data-player="${p}"><th scope="row"><span class="swatch" style="background:${playerStyle(DEFAULT_PALETTE, p).fill};border-color:${playerStyle(DEFAULT_PALETTE, p).stroke}" aria-hidden="true"></span>${player(p)}</th><td class="score" data-player="${p}">${positions[start]!.state.scores[p] ?? 0}</td></tr>`,
+    (_, p) => `<tr data-player="${p}"><th scope="row"><span class="swatch" style="background:${style(p).fill};border-color:${style(p).stroke}" aria-hidden="true"></span>${player(p)}</th><td class="score" data-player="${p}">${positions[start]!.state.scores[p] ?? 0}</td></tr>`,
   ).join('');
   const symbols = renderSymbols(rules);
   if (!symbols.ok) return err(`the tile pictures cannot be drawn: ${symbols.error.code}: ${symbols.error.message}`);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { applyMove, createRuleset, newGame, replay, type Replay } from '../../src/index.js';
+import { applyMove, createRuleset, newGame, replay, type GameState, type Replay } from '../../src/index.js';
 import { CLI_EXPANSIONS } from '../../src/cli/expansions.js';
 import { runPlay } from '../../src/cli/play.js';
 import { runRender } from '../../src/cli/render.js';
@@ -74,17 +74,18 @@ function expected(game: Game, data: Replay, text: string): Expected {
     expansions: ids.map((id) => CLI_EXPANSIONS[id]!(riverSet === undefined ? {} : { riverSet })),
   });
   if (!rules.ok) throw new Error(rules.error.message);
-  let state = newGame(rules.value, { players: data.players, seed: data.seed });
-  if (!state.ok) throw new Error(state.error.message);
-  const scores = [[...state.value.scores]];
+  const game0 = newGame(rules.value, { players: data.players, seed: data.seed });
+  if (!game0.ok) throw new Error(game0.error.message);
+  let state: GameState = game0.value;
+  const scores = [[...state.scores]];
   const events = [0];
   // Tiles of the set on the board (The Castle's start fields, '@...', are part of its wall).
   const onBoard = (t: { readonly id: string }): boolean => !t.id.startsWith('@');
-  const tiles = [state.value.tiles.filter(onBoard).length];
+  const tiles = [state.tiles.filter(onBoard).length];
   for (const move of data.moves) {
-    const next = applyMove(rules.value, state.value, move);
+    const next = applyMove(rules.value, state, move);
     if (!next.ok) throw new Error(next.error.message);
-    state = { ok: true, value: next.value.state };
+    state = next.value.state;
     scores.push([...next.value.state.scores]);
     events.push(next.value.events.length);
     tiles.push(next.value.state.tiles.filter(onBoard).length);
