@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRuleset, replay, type Replay } from '../src/index.js';
+import { applyMove, createRandomSource, createRuleset, makeReplay, newGame, randomBot, replay, type Replay } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
 import { runPlay } from '../src/cli/play.js';
 import { REPLAY_EXPANSIONS, loadReplayFile, rulesetFromReplay, runRender, svgToPng, type RenderOutput } from '../src/cli/render.js';
@@ -523,6 +523,38 @@ describe('meeplekit render replay', () => {
       expect(small).toBeLessThan(400_000);
       expect(large).toBeLessThan(1_500_000);
     });
+  });
+});
+
+describe('replays of games with chosen draws (newGame draws, The Castle\'s tokens)', () => {
+  test.each([
+    ['classic', { game: 'classic' as const }, { draws: ['V', 'V', 'U', 'D', 'B'] }],
+    ['castle', { game: 'castle' as const }, { tokens: [9, 1, 5] }],
+  ])('render replay draws the game the replay defines (%s)', async (name, spec, chosen) => {
+    const rules = createRuleset(spec);
+    if (!rules.ok) throw new Error(rules.error.message);
+    const game = newGame(rules.value, { players: 2, seed: `chosen-${name}`, ...chosen });
+    if (!game.ok) throw new Error(game.error.message);
+    const random = createRandomSource('chosen');
+    const bot = randomBot(random);
+    let state = game.value;
+    while (state.step.kind !== 'game-over') {
+      const next = applyMove(rules.value, state, bot(rules.value, state));
+      if (!next.ok) throw new Error(next.error.message);
+      state = next.value.state;
+    }
+    const data = makeReplay(rules.value, state);
+    expect(data).toMatchObject(chosen);
+    const path = file(`chosen-${name}.json`);
+    writeFileSync(path, JSON.stringify(data));
+    const end = renderBoard(rules.value, state);
+    if (!end.ok) throw new Error(end.error.message);
+    expect(await ok(['replay', path])).toBe(end.value);
+    // Every position of the viewer, too: its last scores are the game's.
+    const html = await ok(['replay', path, '--html']);
+    const payload = JSON.parse(/id="meeplekit-replay">([^<]*)</.exec(html)![1]!) as { positions: { s: number[] }[] };
+    expect(payload.positions).toHaveLength(data.moves.length + 1);
+    expect(payload.positions[payload.positions.length - 1]!.s).toEqual(state.scores);
   });
 });
 

@@ -40,7 +40,13 @@ export interface Position {
  * positions. The replay must have been validated by `replay()` (an illegal move is reported, not thrown).
  */
 export function replayPositions(rules: Ruleset, data: Replay): Result<Position[], string> {
-  const game = newGame(rules, { players: data.players, seed: data.seed });
+  // The game's definition: players, seed, and its chosen draws and The Castle's tokens if any.
+  const game = newGame(rules, {
+    players: data.players,
+    seed: data.seed,
+    ...(data.draws === undefined ? {} : { draws: data.draws }),
+    ...(data.tokens === undefined ? {} : { tokens: data.tokens }),
+  });
   if (!game.ok) return err(`${game.error.code}: ${game.error.message}`);
   const out: Position[] = [{ index: 0, state: game.value, move: null, before: null, events: [], turns: 0 }];
   let state = game.value;
