@@ -272,7 +272,6 @@ describe('newGame refuses bad options', () => {
     ['players null', { players: null, seed: 'a' }, 'options/players', /got null/],
     ['seed an object', { players: 2, seed: {} }, 'options/seed', /seed must be a string/],
     ['seed null', { players: 2, seed: null }, 'options/seed', /seed must be a string/],
-    ['seed missing', { players: 2 }, 'options/seed', /seed must be a string/],
     ['seed a boolean', { players: 2, seed: true }, 'options/seed', /seed must be a string/],
     ['seed an array', { players: 2, seed: ['a'] }, 'options/seed', /seed must be a string/],
     ['seed a fraction', { players: 2, seed: 1.5 }, 'options/seed', /safe integer, got 1\.5/],
@@ -999,5 +998,16 @@ describe('a look-alike module cannot take a real module\'s ruleset id (issue: re
     const r = applyMove(fake.value, g.value, legalMoves(real.value, g.value)[0]!);
     expect(r.ok ? null : r.error.code).toBe('state/ruleset-mismatch');
     expect(parseState(fake.value, serializeState(g.value)).ok).toBe(false);
+  });
+});
+
+describe('newGame without a seed', () => {
+  test('takes a fresh 128-bit random seed, recorded in the state as 32 hex digits (no longer refused)', () => {
+    const rules = classicRules();
+    const a = newGame(rules, { players: 2 });
+    const b = newGame(rules, { players: 2 });
+    if (!a.ok || !b.ok) throw new Error('refused');
+    expect(a.value.seed).toMatch(/^[0-9a-f]{32}$/);
+    expect(b.value.seed).not.toBe(a.value.seed);
   });
 });
