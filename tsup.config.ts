@@ -15,7 +15,7 @@ const expansions = Object.fromEntries(
 // The CLI is ESM only: it is run, never imported.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', ai: 'src/ai/index.ts', render: 'src/render/index.ts', ...expansions },
+    entry: { index: 'src/index.ts', ai: 'src/ai/index.ts', render: 'src/render/index.ts', 'games/classic': 'src/games/classic/entry.ts', 'games/castle': 'src/games/castle/entry.ts', ...expansions },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

@@ -94,27 +94,4 @@ export { buildPosition, type PositionOptions, type PositionTurn, type UndoOption
 export { tileDefs } from './core/engine/catalogue.js';
 export { randomBot, greedyBot, type Bot } from './bots.js';
 export * as authoring from './authoring.js';
-export {
-  castleBoard,
-  type CastleBoard,
-  WALL_TOKENS,
-  type CastleSlice,
-  type HeldToken,
-  type KeepPlace,
-  type CastleScoreMove,
-  type CastleOptions,
-} from './games/castle/index.js';
-export {
-  loadCastleLayout,
-  loadCastleTiles,
-  type CastleLayout,
-  type CastleLayoutData,
-  type CastleTileSetData,
-  type CastleTileData,
-  type CastleStartField,
-  type CastleStartTile,
-  type CastleEdge,
-  type SideName,
-} from './games/castle/data.js';
-export { RECONSTRUCTED_LAYOUT, RECONSTRUCTED_TILES } from './games/castle/reconstruction.js';
-export type { StartTile } from './core/game.js';
+export type { StartTile, BaseGame } from './core/game.js';

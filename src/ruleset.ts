@@ -8,12 +8,21 @@ import type { Expansion } from './core/expansion.js';
 import { err, ok, type Result } from './core/result.js';
 import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
 import { classicGame } from './games/classic/index.js';
-import { castleGame } from './games/castle/index.js';
-import type { GameModule } from './core/game.js';
+import type { BaseGame, GameModule } from './core/game.js';
 import { isModule, moduleProblem } from './module-check.js';
 
-/** Base games available. */
+/**
+ * The base games: `'classic'` by name, The Castle as the module `castle()` from
+ * `meeplekit/games/castle` (games are modules, so an app bundles only those it imports).
+ */
 export const GAMES = ['classic', 'castle'] as const;
+
+/** Whether `v` is a base game made by a game factory (`castle()`, `classic()`). */
+function isBaseGame(v: unknown): v is BaseGame {
+  if (typeof v !== 'object' || v === null) return false;
+  const g = v as Record<string, unknown>;
+  return typeof g['game'] === 'string' && typeof g['build'] === 'function';
+}
 
 
 /**
@@ -45,23 +54,32 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
     }
   }
   const game = rec['game'];
+  const given = rec['options'];
   let module: GameModule;
   if (game === 'classic') {
-    const given = rec['options'];
     if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given) || Object.keys(given).length > 0)) {
       return err(meepleError('options/game-options', `classic Carcassonne has no game options, got ${showValue(given)}`));
     }
     module = classicGame();
+  } else if (isBaseGame(game)) {
+    // A game module from its own subpath (castle(options) from 'meeplekit/games/castle'): its
+    // options travel with it.
+    if (given !== undefined) {
+      return err(meepleError('options/game-options', `pass ${game.game}'s options to its factory (${game.game}({ ... })), not beside it`));
+    }
+    const built = game.build();
+    if (!built.ok) return built;
+    module = built.value;
   } else if (game === 'castle') {
-    const castle = castleGame(rec['options']);
-    if (!castle.ok) return castle;
-    module = castle.value;
+    return err(
+      meepleError('options/unknown-game', "The Castle is a module of its own: import { castle } from 'meeplekit/games/castle' and pass { game: castle(options) }"),
+    );
   } else {
-    return err(meepleError('options/unknown-game', `unknown game ${showValue(game)} (available: ${GAMES.join(', ')})`));
+    return err(meepleError('options/unknown-game', `unknown game ${showValue(game)} (available: ${GAMES.join(', ')}); The Castle is passed as castle() from 'meeplekit/games/castle'`));
   }
   const list = rec['expansions'] ?? [];
   if (!Array.isArray(list)) return err(meepleError('options/malformed', 'expansions must be an array of expansion modules'));
-  if (game === 'castle' && list.length > 0) {
+  if (module.game === 'castle' && list.length > 0) {
     return err(meepleError('options/conflicting-expansions', 'The Castle is a game of its own: it takes none of the classic expansions'));
   }
   const expansions: Expansion[] = [];

@@ -3,6 +3,9 @@
  * (the library's entry point imports none; each has its own subpath).
  */
 import type { Expansion } from '../core/expansion.js';
+import type { RulesetOptions } from '../core/ruleset.js';
+import { castle } from '../games/castle/entry.js';
+import type { CastleOptions } from '../games/castle/options.js';
 import { count } from '../expansions/count/index.js';
 import { kingRobber } from '../expansions/king-robber/index.js';
 import { princessDragon } from '../expansions/princess-dragon/index.js';
@@ -41,4 +44,14 @@ export function expansionIds(list: string, riverSet: string | undefined): string
   for (const id of ids) if (!Object.hasOwn(CLI_EXPANSIONS, id)) return `unknown expansion '${id}' (expansions: ${Object.keys(CLI_EXPANSIONS).join(', ')})`;
   if (riverSet !== undefined && !ids.includes('river')) return '--river-set needs --expansions river';
   return ids;
+}
+
+/**
+ * The base game a `--game` flag (or a replay's `ruleset.game`) names, as `createRuleset` takes it:
+ * `'classic'` by name, The Castle as its module with `options`. Any other name is passed on, for
+ * `createRuleset` to refuse with its own message.
+ */
+export function gameByName(name: string, options?: unknown): RulesetOptions['game'] {
+  if (name === 'castle') return castle(options as CastleOptions | undefined);
+  return name as 'classic';
 }

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRuleset } from '../ruleset.js';
 import type { Expansion } from '../core/expansion.js';
-import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS } from './expansions.js';
+import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS, gameByName } from './expansions.js';
 import { applyMove, newGame } from '../core/engine/apply.js';
 import { createRandomSource } from '../core/rng.js';
 import type { ExpansionEvent, GameEvent } from '../core/events.js';
@@ -69,7 +69,7 @@ export function setUpBotGame(values: GameFlags): BotGame | string {
   const ids = expansionIds(values.expansions, values['river-set']);
   if (typeof ids === 'string') return ids;
   const expansions: Expansion[] = ids.map((id) => CLI_EXPANSIONS[id]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
-  const rules = createRuleset({ game: values.game as 'classic' | 'castle', expansions });
+  const rules = createRuleset({ game: gameByName(values.game), expansions });
   if (!rules.ok) return rules.error.message;
   const players = Number(values.players);
   const game = newGame(rules.value, { players, seed: values.seed });

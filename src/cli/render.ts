@@ -30,7 +30,7 @@ import { shrines } from '../expansions/shrines/index.js';
 import { tower, type TowerOptions } from '../expansions/tower/index.js';
 import { createRuleset } from '../ruleset.js';
 import { renderBoard, renderTile } from '../render/index.js';
-import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS } from './expansions.js';
+import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS, gameByName } from './expansions.js';
 import { setUpBotGame } from './play.js';
 import { replayPositions, rulesetName, viewerHtml } from './viewer.js';
 
@@ -116,7 +116,7 @@ async function renderTileCommand(args: readonly string[], deps: RenderDeps): Pro
   const ids = expansionIds(values.expansions, values['river-set']);
   if (typeof ids === 'string') return fail('tile', ids);
   const expansions: Expansion[] = ids.map((x) => CLI_EXPANSIONS[x]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
-  const rules = createRuleset({ game: values.game as 'classic' | 'castle', expansions });
+  const rules = createRuleset({ game: gameByName(values.game), expansions });
   if (!rules.ok) return fail('tile', rules.error.message);
   if (!Object.hasOwn(rules.value.tileIndex, id)) {
     const known = rules.value.tiles.map((t) => t.def.id).filter((t) => !t.startsWith('@'));
@@ -241,8 +241,9 @@ export function rulesetFromReplay(spec: unknown): Result<Ruleset, string> {
     if (make === undefined) return err(`options/unknown-expansion: unknown expansion '${ref['id']}' (expansions: ${Object.keys(REPLAY_EXPANSIONS).join(', ')})`);
     expansions.push(make(options));
   }
-  const options: Record<string, unknown> = { game: spec['game'], expansions };
-  if (spec['options'] !== undefined) options['options'] = spec['options'];
+  // Classic takes no options: a replay that gives some is refused by createRuleset.
+  const options: Record<string, unknown> = { game: gameByName(spec['game'], spec['options']), expansions };
+  if (spec['options'] !== undefined && spec['game'] !== 'castle') options['options'] = spec['options'];
   const rules = createRuleset(options as unknown as RulesetOptions);
   return rules.ok ? ok(rules.value) : err(`${rules.error.code}: ${rules.error.message}`);
 }

@@ -17,7 +17,7 @@ import { newGame } from '../core/engine/apply.js';
 import { createSimulator } from '../core/engine/simulator.js';
 import { createRandomSource } from '../core/rng.js';
 import { greedyBot, randomBot, type Bot } from '../bots.js';
-import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS } from './expansions.js';
+import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS, gameByName } from './expansions.js';
 
 const BOTS = ['random', 'greedy'] as const;
 
@@ -95,7 +95,7 @@ export function parseSimulateArgs(args: readonly string[]): SimulateConfig | str
 /** The config's rules, or a message. */
 function rulesOf(config: SimulateConfig): Ruleset | string {
   const expansions: Expansion[] = config.expansions.map((id) => CLI_EXPANSIONS[id]!(config.riverSet === undefined ? {} : { riverSet: config.riverSet }));
-  const rules = createRuleset({ game: config.game as 'classic', expansions });
+  const rules = createRuleset({ game: gameByName(config.game), expansions });
   return rules.ok ? rules.value : rules.error.message;
 }
 

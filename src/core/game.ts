@@ -9,6 +9,22 @@ import type { GameState } from './state.js';
 import type { Rotation } from './types.js';
 import type { Ruleset } from './ruleset.js';
 import type { Expansion } from './expansion.js';
+import type { MeepleError } from './errors.js';
+import type { Result } from './result.js';
+
+/**
+ * A base game, made by its factory: `classic()` from `meeplekit/games/classic` or `castle(options)`
+ * from `meeplekit/games/castle`, and passed to `createRuleset({ game })`. A game is a module of its
+ * own, like the expansions, so that an app bundles only the games it imports.
+ */
+export interface BaseGame {
+  /** The game's name, as ruleset ids and replays record it (`'classic'`, `'castle'`). */
+  readonly game: string;
+  /** The options given to the factory, as plain JSON (checked by `createRuleset`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Compiles the game for the core, or says why its options are invalid. @internal */
+  readonly build: () => Result<GameModule, MeepleError>;
+}
 
 /**
  * What the scoring hooks of a base game and the hooks of an expansion are handed: the rules, the

@@ -5,7 +5,7 @@
  */
 import { Immer } from 'immer';
 import type { CompiledHooks, Expansion } from './expansion.js';
-import type { GameModule, StartTile } from './game.js';
+import type { BaseGame, GameModule, StartTile } from './game.js';
 import { compileTile, type CompiledTile, type FeatureKindDef } from './tiles.js';
 
 /** An expansion as recorded in ruleset options and replays: its id and its options. */
@@ -18,13 +18,13 @@ export interface ExpansionRef {
 
 /** Options accepted by `createRuleset`. */
 export interface RulesetOptions {
-  /** Which base game. */
-  readonly game: 'classic' | 'castle';
   /**
-   * The base game's options: for The Castle, {@link CastleOptions} (layout and tile data, and
-   * the rule options the digest leaves open). Classic has none.
+   * Which base game: `'classic'`, or a game module made by its factory (`castle(options)` from
+   * `meeplekit/games/castle`, `classic()` from `meeplekit/games/classic`).
    */
-  readonly options?: Readonly<Record<string, unknown>>;
+  readonly game: 'classic' | BaseGame;
+  /** Classic has no options: leave this out (a game module carries its own options). */
+  readonly options?: Readonly<Record<string, never>>;
   /**
    * Expansion modules to switch on, made by their factories (`river()` from
    * `meeplekit/expansions/river`, ...), in any order.

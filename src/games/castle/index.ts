@@ -315,9 +315,10 @@ export interface CastleBoard extends Omit<CastleLayout, 'inside' | 'towerAt'> {
  *
  * @example
  * ```ts
- * import { castleBoard, createRuleset } from 'meeplekit';
+ * import { createRuleset } from 'meeplekit';
+ * import { castle, castleBoard } from 'meeplekit/games/castle';
  *
- * const rules = createRuleset({ game: 'castle' });
+ * const rules = createRuleset({ game: castle() });
  * if (!rules.ok) throw new Error(rules.error.message);
  * const board = castleBoard(rules.value)!;
  * console.log(board.provenance, board.cellCount, board.towers.length); // reconstructed 76 14

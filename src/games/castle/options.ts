@@ -12,17 +12,19 @@ import { loadCastleLayout, loadCastleTiles, type CastleLayout, type CastleLayout
 import { RECONSTRUCTED_LAYOUT, RECONSTRUCTED_TILES } from './reconstruction.js';
 
 /**
- * Options of The Castle, passed as `createRuleset({ game: 'castle', options })`. Every field is
+ * Options of The Castle, passed as `createRuleset({ game: castle(options) })` (`castle` from
+ * `meeplekit/games/castle`). Every field is
  * optional; the defaults are the digest's.
  *
  * @example
  * ```ts
  * import { createRuleset } from 'meeplekit';
+ * import { castle } from 'meeplekit/games/castle';
  *
  * // The default: reconstructed board and tiles, the digest's readings.
- * const rules = createRuleset({ game: 'castle' });
+ * const rules = createRuleset({ game: castle() });
  * // The keep goes on any house completed with the majority, whoever placed the last tile.
- * const loose = createRuleset({ game: 'castle', options: { keep: 'majority' } });
+ * const loose = createRuleset({ game: castle({ keep: 'majority' }) });
  * if (!rules.ok || !loose.ok) throw new Error('unexpected');
  * console.log(rules.value.id, loose.value.id); // castle castle{"keep":"majority"}
  * ```

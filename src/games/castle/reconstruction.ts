@@ -2,8 +2,8 @@
  * The default data of Carcassonne: The Castle: a RECONSTRUCTED wall layout and tile set. The
  * real ones exist only as pictures on the physical game; no public text gives them (see
  * the known facts of The Castle components). Both objects say so in `provenance` and `notes`,
- * and any other data in the same format can replace them (`createRuleset({ game: 'castle',
- * options: { layout, tiles } })`). test/castle-data.test.ts checks every known fact below.
+ * and any other data in the same format can replace them (`createRuleset({ game: castle({
+ * layout, tiles }) })`). test/castle-data.test.ts checks every known fact below.
  *
  * @example
  * ```ts
