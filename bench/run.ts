@@ -21,6 +21,7 @@ import {
 } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
 import { createSimulator as createResearch, type ResearchSimulator } from '../src/ai/index.js';
+import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const { values } = parseArgs({
   options: {
@@ -220,7 +221,7 @@ const rest = Object.keys(CLI_EXPANSIONS)
   .sort()
   .filter((id) => !ids.includes(id));
 const others = rest.length === 0 ? [] : Object.keys(CLI_EXPANSIONS).sort().filter((id) => rest.includes(id) || together([...rest, id]).ok);
-const castle = must(createRuleset({ game: 'castle' }));
+const castle = must(createRuleset({ game: castleModule() }));
 const configs: Config[] = [
   { name: 'classic-2p', rules: classic, players: 2 },
   { name: 'classic-4p', rules: classic, players: 4 },

@@ -31,6 +31,7 @@ import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
+import { castle } from '../src/games/castle/entry.js';
 
 const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 
@@ -144,7 +145,7 @@ function measureGame(name: string, spec: RulesetOptions, seed: string): GameRow 
 enablePatches();
 const rows = [
   measureGame('classic', { game: 'classic' }, 'sizes-classic'),
-  measureGame('castle', { game: 'castle' }, 'sizes-castle'),
+  measureGame('castle', { game: castle() }, 'sizes-castle'),
   measureGame('classic + count, king-robber, princess-dragon, shrines, tower', { game: 'classic', expansions: [count(), kingRobber(), princessDragon(), shrines(), tower()] }, 'sizes-all'),
 ];
 

@@ -17,6 +17,7 @@
 import { parseArgs } from 'node:util';
 import { applyMove, createRandomSource, createRuleset, legalMoves, newGame, observe, type GameState, type RandomSource, type Ruleset } from 'meeplekit';
 import { actionToMove, createSimulator, determinize, gameInfo, type ResearchSimulator } from 'meeplekit/ai';
+import { castle } from 'meeplekit/games/castle';
 
 /** A decision or chance node of the search tree, reached by a sequence of actions. */
 interface TreeNode {
@@ -118,7 +119,7 @@ const iterations = Number(args.iterations);
 const from = Number(args.from);
 
 if (args.game !== 'classic' && args.game !== 'castle') throw new Error(`--game: classic or castle, not ${args.game}`);
-const created = createRuleset({ game: args.game });
+const created = createRuleset({ game: args.game === 'castle' ? castle() : 'classic' });
 if (!created.ok) throw new Error(created.error.message);
 const rules = created.value;
 console.log(`mcts: ${iterations} iterations per decision against uniform random, ${games} two-player games of ${rules.id} (${gameInfo(rules, 2).numDistinctActions.split} actions)`);

@@ -27,10 +27,6 @@ import {
   legalMoves,
   newGame,
   PORTS,
-  RECONSTRUCTED_LAYOUT,
-  type CastleLayoutData,
-  type CastleSlice,
-  type CastleTileSetData,
   type Cell,
   type CompiledTile,
   type Expansion,
@@ -50,6 +46,7 @@ import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, VOLCANO_TILES } from '../sr
 import { river, RIVER_I_TILES, RIVER_II_TILES } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { reachOf, tower, TOWER_TILES } from '../src/expansions/tower/index.js';
+import { castle as castleModule, RECONSTRUCTED_LAYOUT, type CastleLayoutData, type CastleSlice, type CastleTileSetData } from '../src/games/castle/entry.js';
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -276,7 +273,7 @@ function added(rules: Ruleset, base: Ruleset): string[] {
 
 function tileSets(): TileSet[] {
   const base = classic();
-  const castle = must(createRuleset({ game: 'castle' }), 'castle ruleset');
+  const castle = must(createRuleset({ game: castleModule() }), 'castle ruleset');
   const riverI = classic(river({ set: 'I' }));
   const riverII = classic(river({ set: 'II' }));
   const kr = classic(kingRobber());
@@ -576,7 +573,7 @@ function portsSvg(): string {
 // The Castle's board
 
 function castleBoards(): Record<string, string> {
-  const rules = must(createRuleset({ game: 'castle' }), 'castle ruleset');
+  const rules = must(createRuleset({ game: castleModule() }), 'castle ruleset');
   const empty = must(newGame(rules, { players: 2, seed: 'docs-castle' }), 'newGame castle');
   let state: GameState = empty;
   const random = createRandomSource('docs-castle-bots');
@@ -774,7 +771,7 @@ function castleOf(s: GameState): CastleSlice {
 const NORTH_EAST: Crop = { x0: 3, y0: -1, x1: 9, y1: 3 };
 
 function castleExamples(): Pictures {
-  const rules = must(createRuleset({ game: 'castle', options: { layout: TEST_LAYOUT, tiles: TEST_TILES } }), 'castle test ruleset');
+  const rules = must(createRuleset({ game: castleModule({ layout: TEST_LAYOUT, tiles: TEST_TILES })}), 'castle test ruleset');
   const out: Pictures = {};
 
   // castle-rules.test.ts: 'rulebook example: a closed road of 3 tiles and the road gate, with a well: black scores 8'.
@@ -836,8 +833,7 @@ function castleExamples(): Pictures {
   {
     const endRules = must(
       createRuleset({
-        game: 'castle',
-        options: {
+        game: castleModule({
           layout: TEST_LAYOUT,
           tiles: {
             provenance: 'test',
@@ -846,7 +842,7 @@ function castleExamples(): Pictures {
               { id: 'EC', count: 57, spec: 'c:N,E,S,W' },
             ],
           },
-        },
+        }),
       }),
       'castle end ruleset',
     );

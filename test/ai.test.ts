@@ -49,6 +49,7 @@ import { cloneState } from '../src/core/engine/clone.js';
 import { playMove } from '../src/core/engine/play.js';
 import { seedRng } from '../src/core/rng.js';
 import { must } from './helpers.js';
+import { castle as castleModule } from '../src/games/castle/entry.js';
 
 /**
  * A test-only module with moves of its own and an action codec (as in expansion-steps.test.ts):
@@ -152,7 +153,7 @@ function concealed<T extends { ext: Record<string, unknown> }>(s: T): T {
   return { ...s, ext: { ...s.ext, castle: { ...slice, wall: slice.wall.map((t) => (t > 0 ? -1 : t)) } } };
 }
 
-const castle = createRuleset({ game: 'castle' } as Parameters<typeof createRuleset>[0]);
+const castle = createRuleset({ game: castleModule() } as Parameters<typeof createRuleset>[0]);
 if (castle.ok) RULESETS.push(['castle', castle.value, 1]);
 for (const set of subsets) {
   if (set.length === 0) continue;

@@ -28,6 +28,7 @@ import {
   type Result,
 } from '../src/index.js';
 import { canon, classicRules } from './helpers.js';
+import { castle } from '../src/games/castle/entry.js';
 
 const rules = classicRules();
 const FEATURE_IDS = new Map<string, string[]>(tileDefs(rules).map((d) => [d.id, d.features.map((f) => f.id)]));
@@ -231,14 +232,14 @@ describe('createRuleset refuses bad options', () => {
     ['an array', ['classic'], 'options/malformed', /options object/],
     ['an extra key', { game: 'classic', tiles: 72 }, 'options/malformed', /unknown ruleset option 'tiles'/],
     ['classic with game options', { game: 'classic', options: { keep: 'majority' } }, 'options/game-options', /classic Carcassonne has no game options/],
-    ['castle options not an object', { game: 'castle', options: 'fast' }, 'options/game-options', /The Castle's options must be an object, got "fast"/],
-    ['castle options an array', { game: 'castle', options: [] }, 'options/game-options', /must be an object/],
-    ['castle: an unknown option', { game: 'castle', options: { speed: 2 } }, 'options/game-options', /unknown option 'speed' for The Castle/],
-    ['castle: a bad keep value', { game: 'castle', options: { keep: 'first' } }, 'options/game-options', /option 'keep' must be one of 'completing-tile', 'majority', got "first"/],
-    ['castle: a bad laps value', { game: 'castle', options: { laps: 2 } }, 'options/game-options', /option 'laps' must be one of/],
-    ['castle: a layout that is not one', { game: 'castle', options: { layout: 42 } }, 'options/castle-layout', /layout/],
-    ['castle: a tile set that is not one', { game: 'castle', options: { tiles: { tiles: [] } } }, 'options/castle-tiles', /./],
-    ['castle with an expansion', { game: 'castle', expansions: [{ id: 'x', order: 1, options: {} }] }, 'options/conflicting-expansions', /The Castle is a game of its own/],
+    ['castle options not an object', { game: castle('fast' as never) }, 'options/game-options', /The Castle's options must be an object, got "fast"/],
+    ['castle options an array', { game: castle([] as never) }, 'options/game-options', /must be an object/],
+    ['castle: an unknown option', { game: castle({ speed: 2 } as never) }, 'options/game-options', /unknown option 'speed' for The Castle/],
+    ['castle: a bad keep value', { game: castle({ keep: 'first' } as never) }, 'options/game-options', /option 'keep' must be one of 'completing-tile', 'majority', got "first"/],
+    ['castle: a bad laps value', { game: castle({ laps: 2 } as never) }, 'options/game-options', /option 'laps' must be one of/],
+    ['castle: a layout that is not one', { game: castle({ layout: 42 } as never) }, 'options/castle-layout', /layout/],
+    ['castle: a tile set that is not one', { game: castle({ tiles: { tiles: [] } } as never) }, 'options/castle-tiles', /./],
+    ['castle with an expansion', { game: castle(), expansions: [{ id: 'x', order: 1, options: {} }] }, 'options/conflicting-expansions', /The Castle is a game of its own/],
   ];
   test.each(rows)('%s', (_, options, code, message) => {
     const before = JSON.stringify(options);
@@ -671,7 +672,7 @@ describe('replay refuses bad input', () => {
     ['another format', edit((r) => (r['format'] = 'meeplekit/state')), 'replay/malformed', /format/],
     ['version 2', edit((r) => (r['version'] = 2)), 'replay/version', /unsupported replay version 2/],
     ['no version', edit((r) => delete r['version']), 'replay/version', /unsupported replay version/],
-    ['another game', edit((r) => (r['ruleset'] = { game: 'castle' })), 'state/ruleset-mismatch', /"castle"/],
+    ['another game', edit((r) => (r['ruleset'] = { game: castle() })), 'state/ruleset-mismatch', /"castle"/],
     ['an expansion this ruleset lacks', edit((r) => (r['ruleset'] = { game: 'classic', expansions: ['river'] })), 'state/ruleset-mismatch', /river/],
     ['ruleset null', edit((r) => (r['ruleset'] = null)), 'state/ruleset-mismatch', /null/],
     ['1 player', edit((r) => (r['players'] = 1)), 'replay/malformed', /players must be an integer from 2 to 5/],
@@ -844,7 +845,7 @@ describe('values that String() or JSON.stringify() cannot print are refused, nev
 // The Castle: hidden tokens and its own moves cannot be forged
 
 describe('The Castle refuses tampered states and forged moves, changing nothing', () => {
-  const made = createRuleset({ game: 'castle' });
+  const made = createRuleset({ game: castle() });
   if (!made.ok) throw new Error(made.error.message);
   const rules = made.value;
   const game = newGame(rules, { players: 2, seed: 'castle-bad-input' });

@@ -47,10 +47,6 @@ import {
   legalMoves,
   observe,
   whyIllegal,
-  WALL_TOKENS,
-  type CastleLayoutData,
-  type CastleSlice,
-  type CastleTileSetData,
   type FeatureInfo,
   type GameEvent,
   type GameState,
@@ -63,6 +59,7 @@ import { serializeState, createRandomSource, newGame } from '../src/index.js';
 import { CHANCE_PLAYER, createSimulator as createResearchSimulator, determinize, moveToAction, type ResearchSimulator } from '../src/ai/index.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/reconstruction.js';
 import { checkPlacements, must, playLast, rigDraw, Scenario, scoredOf, type PlacementRow, type Scored, type Turn } from './helpers.js';
+import { castle, WALL_TOKENS, type CastleLayoutData, type CastleSlice, type CastleTileSetData } from '../src/games/castle/entry.js';
 
 // ---------------------------------------------------------------------------------------------
 // Test data
@@ -142,7 +139,7 @@ function castleRules(options: RuleOptions = {}, tiles: CastleTileSetData = TEST_
   const key = JSON.stringify([options, tiles === TEST_TILES]);
   const hit = rulesCache.get(key);
   if (hit !== undefined) return hit;
-  const r = createRuleset({ game: 'castle', options: { layout: TEST_LAYOUT, tiles, ...options } });
+  const r = createRuleset({ game: castle({ layout: TEST_LAYOUT, tiles, ...options })});
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   rulesCache.set(key, r.value);
   return r.value;
@@ -1733,7 +1730,7 @@ describe('wall tokens as explicit chance and in determinization (meeplekit/ai)',
 
 describe('research playouts of The Castle with concealed tokens', () => {
   test('from every 3rd state of 30 seeded research games (token chance nodes included), playouts finish with the tokens all decided', () => {
-    const rules = must(createRuleset({ game: 'castle' }));
+    const rules = must(createRuleset({ game: castle() }));
     let tokenNodes = 0;
     for (let g = 0; g < 30; g++) {
       const sim = createResearchSimulator(rules, must(newGame(rules, { players: 2, seed: `ro-${g}` })));
@@ -1759,7 +1756,7 @@ describe('research playouts of The Castle with concealed tokens', () => {
 
 describe('determinization at a token chance node', () => {
   test('the token just taken stays to be revealed at the node, whose outcomes are what the redrawn wall leaves unseen', () => {
-    const rules = must(createRuleset({ game: 'castle' }));
+    const rules = must(createRuleset({ game: castle() }));
     // A research game until its first token chance node.
     for (let g = 0; g < 40; g++) {
       const sim = createResearchSimulator(rules, must(newGame(rules, { players: 2, seed: `dt-${g}` })));

@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   applyMove,
-  castleBoard,
   createRuleset,
   createSimulator,
   isLegal,
@@ -21,7 +20,6 @@ import {
   replay,
   serializeState,
   undo,
-  WALL_TOKENS,
   type ErrorCode,
   type Expansion,
   type GameEvent,
@@ -35,9 +33,10 @@ import { river } from '../src/expansions/river/index.js';
 import { applyAction, chanceOutcomes, createSimulator as createResearch, determinize, isChanceNode, moveToAction } from '../src/ai/index.js';
 import { seedRng } from '../src/core/rng.js';
 import { canon, must } from './helpers.js';
+import { castle as castleModule, castleBoard, WALL_TOKENS } from '../src/games/castle/entry.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
-const castle = must(createRuleset({ game: 'castle' }));
+const castle = must(createRuleset({ game: castleModule() }));
 const riverRules = must(createRuleset({ game: 'classic', expansions: [river()] }));
 
 /** Tile kind 'B' (a cloister with a road) fits nowhere: drawn, it is discarded. */

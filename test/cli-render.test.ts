@@ -15,6 +15,7 @@ import { runPlay } from '../src/cli/play.js';
 import { REPLAY_EXPANSIONS, loadReplayFile, rulesetFromReplay, runRender, svgToPng, type RenderOutput } from '../src/cli/render.js';
 import { describeEvent, describeMove, describeStep, replayPositions } from '../src/cli/viewer.js';
 import { renderBoard } from '../src/render/index.js';
+import { castle } from '../src/games/castle/entry.js';
 
 let dir: string;
 beforeAll(() => {
@@ -143,7 +144,7 @@ describe('meeplekit render tile', () => {
   });
 
   test('--game castle and --expansions reach their own tiles; a tile of another set is unknown', async () => {
-    const rules = createRuleset({ game: 'castle' });
+    const rules = createRuleset({ game: castle() });
     if (!rules.ok) throw new Error(rules.error.message);
     const castleTile = rules.value.tiles.find((t) => !t.def.id.startsWith('@'))!.def.id;
     expectSvg(await ok(['tile', castleTile, '--game', 'castle']));
@@ -529,7 +530,7 @@ describe('meeplekit render replay', () => {
 describe('replays of games with chosen draws (newGame draws, The Castle\'s tokens)', () => {
   test.each([
     ['classic', { game: 'classic' as const }, { draws: ['V', 'V', 'U', 'D', 'B'] }],
-    ['castle', { game: 'castle' as const }, { tokens: [9, 1, 5] }],
+    ['castle', { game: castle() }, { tokens: [9, 1, 5] }],
   ])('render replay draws the game the replay defines (%s)', async (name, spec, chosen) => {
     const rules = createRuleset(spec);
     if (!rules.ok) throw new Error(rules.error.message);

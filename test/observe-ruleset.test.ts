@@ -23,6 +23,7 @@ import type { CastleSlice } from '../src/games/castle/state.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { tower } from '../src/expansions/tower/index.js';
+import { castle } from '../src/games/castle/entry.js';
 
 function rulesOf(spec: RulesetOptions): Ruleset {
   const r = createRuleset(spec);
@@ -41,7 +42,7 @@ function midGame(rules: Ruleset, seed: string, moves: number): GameState {
 }
 
 const classicRules = rulesOf({ game: 'classic' });
-const castleRules = rulesOf({ game: 'castle' });
+const castleRules = rulesOf({ game: castle() });
 const castleState = midGame(castleRules, 'observe-ruleset', 12);
 const wall = (castleState.ext['castle'] as CastleSlice).wall;
 

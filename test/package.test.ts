@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
+import { reachable } from './import-graph.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, unknown> };
 
@@ -25,4 +26,24 @@ test('every expansion folder is registered in the CLI (and so in the property su
   const folders = readdirSync('src/expansions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   expect(Object.keys(CLI_EXPANSIONS).sort()).toEqual(folders);
   for (const [id, make] of Object.entries(CLI_EXPANSIONS)) expect(make({}).id).toBe(id);
+});
+
+test('each base game is a subpath of its own, meeplekit/games/<id>, built from src/games/<id>/entry.ts (games as modules)', () => {
+  const folders = readdirSync('src/games', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const exported = Object.keys(pkg.exports).filter((k) => k.startsWith('./games/')).map((k) => k.slice('./games/'.length)).sort();
+  expect(exported).toEqual(folders);
+  const tsup = readFileSync('tsup.config.ts', 'utf8');
+  for (const id of folders) {
+    expect(pkg.exports[`./games/${id}`]).toEqual({
+      import: { types: `./dist/games/${id}.d.ts`, default: `./dist/games/${id}.js` },
+      require: { types: `./dist/games/${id}.d.cts`, default: `./dist/games/${id}.cjs` },
+    });
+    expect(tsup).toContain(`'games/${id}': 'src/games/${id}/entry.ts'`);
+  }
+});
+
+test("the main entry does not reach The Castle's rules (an app that does not import meeplekit/games/castle does not bundle them)", () => {
+  const seen = reachable('src/index.ts');
+  expect([...seen].filter((f) => f.startsWith('src/games/castle/'))).toEqual([]);
+  expect(seen.has('src/ruleset.ts')).toBe(true);
 });

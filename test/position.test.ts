@@ -31,6 +31,7 @@ import {
 } from '../src/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { canon, must } from './helpers.js';
+import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
 
@@ -170,7 +171,7 @@ describe('buildPosition', () => {
   });
 
   test("The Castle: tokens are passed on to the game's definition", () => {
-    const castle = must(createRuleset({ game: 'castle' }));
+    const castle = must(createRuleset({ game: castleModule() }));
     const s = must(buildPosition(castle, { players: 2, seed: 'c', turns: [], next: ['K17'], tokens: [4, 4] }));
     expect(s.step).toMatchObject({ kind: 'place-tile', tile: 'K17' });
     expect(makeReplay(castle, s).tokens).toEqual([4, 4]);

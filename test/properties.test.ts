@@ -6,13 +6,14 @@
 import { createRuleset } from '../src/index.js';
 import { classicRules } from './helpers.js';
 import { expansionSubsets, propertySuite } from './property-suite.js';
+import { castle as castleModule } from '../src/games/castle/entry.js';
 
 // Classic alone, in full: 200 complete games for each player count (issue: foundation).
 propertySuite(classicRules(), { runs: 1, games: 200, players: [2, 3, 4, 5] });
 
 // The Castle (two players only), in full: 200 complete games (issue: The Castle).
 {
-  const castle = createRuleset({ game: 'castle' });
+  const castle = createRuleset({ game: castleModule() });
   if (!castle.ok) throw new Error(castle.error.message);
   propertySuite(castle.value, { runs: 1, games: 200, players: [2] });
 }

@@ -8,7 +8,6 @@ import { describe, expect, test } from 'vitest';
 import {
   applyMove,
   applyViewDelta,
-  castleBoard,
   createRandomSource,
   createRuleset,
   featureAt,
@@ -35,6 +34,7 @@ import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
+import { castle as castleModule, castleBoard } from '../src/games/castle/entry.js';
 
 function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
@@ -62,7 +62,7 @@ function playGame(rules: Ruleset, players: number, seed: string, limit = Infinit
 }
 
 const classic = rulesOf({ game: 'classic' });
-const castle = rulesOf({ game: 'castle' });
+const castle = rulesOf({ game: castleModule() });
 const allModules = rulesOf({ game: 'classic', expansions: [count(), kingRobber(), princessDragon(), shrines(), tower()] });
 
 /** A state's JSON with the seed's text replaced: does `text` occur anywhere in it? */

@@ -19,9 +19,10 @@ import { bandHalfWidth } from '../src/render/art.js';
 import { distanceToBand, insidePolygon } from '../src/render/geometry.js';
 import { cellOf } from '../src/render/raster.js';
 import { xmlProblem } from './xml.js';
+import { castle } from '../src/games/castle/entry.js';
 
 function rules(game: 'classic' | 'castle', expansions: Expansion[] = []): Ruleset {
-  const r = createRuleset({ game, expansions });
+  const r = createRuleset({ game: game === 'castle' ? castle() : game, expansions });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }

@@ -27,6 +27,7 @@ import {
 } from '../src/index.js';
 import { applyAction, isChanceNode, moveToAction } from '../src/ai/index.js';
 import { canon, must } from './helpers.js';
+import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
 
@@ -174,7 +175,7 @@ describe('undo: the leak, and the policy that closes it', () => {
   test("The Castle: a face-down token taken is seen; the move that took it is not taken back under the policy", () => {
     // A random game in which a token is taken by a move that draws nothing (the final-token
     // decisions follow it), found by search and replayed here.
-    const castle = must(createRuleset({ game: 'castle' }));
+    const castle = must(createRuleset({ game: castleModule() }));
     let s = must(newGame(castle, { players: 2, seed: 't365' }));
     const random = createRandomSource('p365');
     for (let i = 0; i < 89; i++) {

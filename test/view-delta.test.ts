@@ -31,6 +31,7 @@ import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
+import { castle as castleModule } from '../src/games/castle/entry.js';
 
 function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
@@ -66,7 +67,7 @@ function playGame(rules: Ruleset, players: number, seed: string): { states: Game
 }
 
 const classic = rulesOf({ game: 'classic' });
-const castle = rulesOf({ game: 'castle' });
+const castle = rulesOf({ game: castleModule() });
 const allModules = rulesOf({ game: 'classic', expansions: [count(), kingRobber(), princessDragon(), shrines(), tower()] });
 const withRiver = rulesOf({ game: 'classic', expansions: [river({ set: 'both' }), kingRobber(), princessDragon(), shrines(), tower()] });
 

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyMove, createRuleset, newGame, replay, type GameState, type Replay } from '../../src/index.js';
-import { CLI_EXPANSIONS } from '../../src/cli/expansions.js';
+import { CLI_EXPANSIONS, gameByName } from '../../src/cli/expansions.js';
 import { runPlay } from '../../src/cli/play.js';
 import { runRender } from '../../src/cli/render.js';
 
@@ -70,7 +70,7 @@ function expected(game: Game, data: Replay, text: string): Expected {
   const ids = flag(game.args, '--expansions', '').split(',').filter((x) => x !== '');
   const riverSet = game.args.includes('--river-set') ? flag(game.args, '--river-set', '') : undefined;
   const rules = createRuleset({
-    game: flag(game.args, '--game', 'classic') as 'classic' | 'castle',
+    game: gameByName(flag(game.args, '--game', 'classic')),
     expansions: ids.map((id) => CLI_EXPANSIONS[id]!(riverSet === undefined ? {} : { riverSet })),
   });
   if (!rules.ok) throw new Error(rules.error.message);

@@ -15,6 +15,7 @@ export const IMPORT_PATHS: Readonly<Record<string, string>> = {
   meeplekit: 'src/index.ts',
   'meeplekit/ai': 'src/ai/index.ts',
   'meeplekit/render': 'src/render/index.ts',
+  'meeplekit/games/*': 'src/games/*/entry.ts',
   'meeplekit/expansions/*': 'src/expansions/*/index.ts',
 };
 
