@@ -269,6 +269,13 @@ export interface Expansion {
    */
   observe?(slice: unknown, viewer: number | null): unknown;
   /**
+   * The module's part of `publicView`, from its observed slice (what `observe` left of it) and
+   * the observation it belongs to: the slice with internal indexes (feature segments, tile
+   * indexes) replaced by what a UI reads, cells and feature ids as moves name them. Default: the
+   * observed slice as it is. Plain JSON, a new object (the slice is the observation's own).
+   */
+  viewPart?(rules: Ruleset, view: Immutable<GameView>, slice: unknown): unknown;
+  /**
    * Explicit chance for a module that hides part of its own state behind an `observe` hook (The
    * Castle: the face-down wall tokens), for `meeplekit/ai`: what the seed fixed in advance and no
    * player has seen is forgotten (`conceal`) and decided only when it comes to light, at a chance

@@ -267,7 +267,20 @@ export function publicView(
     discarded: countsById(rules, obs.discarded).byId,
     last: obs.moves.length === 0 ? null : (JSON.parse(JSON.stringify(obs.moves[obs.moves.length - 1])) as Move),
     // A copy of its own when the observation rides along: no object is reachable twice.
-    modules: options.observation === true ? (JSON.parse(JSON.stringify(obs.ext)) as Record<string, unknown>) : obs.ext,
+    modules: moduleParts(rules, obs, options.observation === true),
   };
   return ok(options.observation === true ? { ...view, observation: obs } : view);
+}
+
+/**
+ * Each module's part of the view: its observed slice, shaped for UIs by its `viewPart` hook when
+ * it has one (The Castle names keeps and chosen features by cell and feature id). A copy of its
+ * own when the observation rides along, so that no object is reachable twice.
+ */
+function moduleParts(rules: Ruleset, obs: Observation, copy: boolean): Record<string, unknown> {
+  const hooks = rules.expansions.filter((e) => e.viewPart !== undefined && Object.hasOwn(obs.ext, e.id));
+  if (hooks.length === 0) return copy ? (JSON.parse(JSON.stringify(obs.ext)) as Record<string, unknown>) : obs.ext;
+  const out: Record<string, unknown> = copy ? (JSON.parse(JSON.stringify(obs.ext)) as Record<string, unknown>) : { ...obs.ext };
+  for (const e of hooks) out[e.id] = e.viewPart!(rules, obs as unknown as Immutable<GameView>, JSON.parse(JSON.stringify(obs.ext[e.id])) as unknown);
+  return out;
 }

@@ -497,6 +497,18 @@ function rulesModule(c: CastleRules): Expansion & ChoosableSetup {
       sl.wall = sl.wall.map((t) => (t === 0 ? 0 : -1));
       return sl;
     },
+    viewPart(rules: Ruleset, view: Immutable<GameView>, value: unknown): unknown {
+      // For UIs: keeps and the features tokens were chosen for, by cell and feature id, not by
+      // the engine's feature segments.
+      const sl = value as CastleSlice;
+      const { keep, pending, finals, ...rest } = sl;
+      return {
+        ...rest,
+        keep: keep.map((k) => (k === null ? null : { ...refOf(rules, view, k.root), tiles: k.tiles })),
+        pending: pending === null ? null : { ...refOf(rules, view, pending.root), token: pending.token },
+        finals: finals.map((f) => ({ player: f.player, token: f.token, ...refOf(rules, view, f.root) })),
+      };
+    },
     scoringOrder(ctx: HookContext): 'wait' | void {
       // A concealed token taken by the last scoring is revealed before anyone decides anything.
       if (awaitReveal(ctx.state)) return 'wait';
