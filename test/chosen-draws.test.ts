@@ -32,33 +32,14 @@ import {
 import { river } from '../src/expansions/river/index.js';
 import { applyAction, chanceOutcomes, createSimulator as createResearch, determinize, isChanceNode, moveToAction } from '../src/ai/index.js';
 import { seedRng } from '../src/core/rng.js';
-import { canon, must } from './helpers.js';
+import { canon, must, nowhere, refusal } from './helpers.js';
 import { castle as castleModule, castleBoard, WALL_TOKENS } from '../src/games/castle/entry.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
 const castle = must(createRuleset({ game: castleModule() }));
 const riverRules = must(createRuleset({ game: 'classic', expansions: [river()] }));
 
-/** Tile kind 'B' (a cloister with a road) fits nowhere: drawn, it is discarded. */
-function nowhere(): Expansion {
-  return {
-    id: 'nowhere',
-    order: 90,
-    options: {},
-    placementTiles: (tile) => tile.id === 'B',
-    placementError: () => ({ code: 'nowhere/never', message: 'B never fits' }),
-  };
-}
 const nowhereRules = must(createRuleset({ game: 'classic', expansions: [nowhere()] }));
-
-/** The error of a Result, with its input left as it was (compared as text before and after). */
-function refusal<T>(input: unknown, run: () => Result<T, MeepleError>): MeepleError {
-  const before = canon(input);
-  const r = run();
-  expect(canon(input)).toBe(before);
-  if (r.ok) throw new Error('expected an error, got ok');
-  return r.error;
-}
 
 /** The step's tile (throws when the game does not wait for a placement). */
 function tileOf(s: GameState): string {

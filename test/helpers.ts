@@ -11,9 +11,12 @@ import {
   legalMoves,
   newGame,
   whyIllegal,
+  type Expansion,
   type GameEvent,
   type GameState,
+  type MeepleError,
   type Move,
+  type Result,
   type Rotation,
   type Ruleset,
 } from '../src/index.js';
@@ -177,12 +180,32 @@ export function checkPlacements(rules: Ruleset, state: GameState, row: Placement
 }
 
 /** The value of an ok Result; throws with the error's message otherwise (for set-up in tests). */
-export function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!r.ok) throw new Error(r.error.message);
+export function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string; code?: string } }): T {
+  if (!r.ok) throw new Error(r.error.code === undefined ? r.error.message : `${r.error.code}: ${r.error.message}`);
   return r.value;
 }
 
 /** A ruleset id without the digest of its modules (`classic+tower#1a2b3c4d` -> `classic+tower`). */
 export function readableId(id: string): string {
   return id.replace(/#[0-9a-f]{8}$/, '');
+}
+
+/** The error of a Result, with its input left as it was (compared as text before and after). */
+export function refusal<T>(input: unknown, run: () => Result<T, MeepleError>): MeepleError {
+  const before = canon(input);
+  const r = run();
+  expect(canon(input)).toBe(before);
+  if (r.ok) throw new Error('expected an error, got ok');
+  return r.error;
+}
+
+/** A test module under which tile kind 'B' (a cloister with a road) fits nowhere: drawn, it is discarded. */
+export function nowhere(): Expansion {
+  return {
+    id: 'nowhere',
+    order: 90,
+    options: {},
+    placementTiles: (tile) => tile.id === 'B',
+    placementError: () => ({ code: 'nowhere/never', message: 'B never fits' }),
+  };
 }

@@ -30,21 +30,10 @@ import {
   type Transition,
 } from '../src/index.js';
 import { river } from '../src/expansions/river/index.js';
-import { canon, must } from './helpers.js';
+import { canon, must, nowhere, refusal } from './helpers.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
-
-/** Tile kind 'B' fits nowhere: drawn, it is discarded. */
-function nowhere(): Expansion {
-  return {
-    id: 'nowhere',
-    order: 90,
-    options: {},
-    placementTiles: (tile) => tile.id === 'B',
-    placementError: () => ({ code: 'nowhere/never', message: 'B never fits' }),
-  };
-}
 
 /** At the end of every turn the active player must say `ask/ok`. */
 function ask(): Expansion {
@@ -59,15 +48,6 @@ function ask(): Expansion {
     stepMoves: (_rules, state) => [{ type: 'ask/ok', player: state.active }],
     play: () => 'done',
   };
-}
-
-/** The error of a Result, with the input left as it was. */
-function refusal<T>(input: unknown, run: () => Result<T, MeepleError>): MeepleError {
-  const before = canon(input);
-  const r = run();
-  expect(canon(input)).toBe(before);
-  if (r.ok) throw new Error('expected an error, got ok');
-  return r.error;
 }
 
 /** The example of the docs: player 0 extends the start road with a knight in a new city, player 1 closes the start city. */

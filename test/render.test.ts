@@ -20,6 +20,7 @@ import { distanceToBand, insidePolygon } from '../src/render/geometry.js';
 import { cellOf } from '../src/render/raster.js';
 import { xmlProblem } from './xml.js';
 import { castle } from '../src/games/castle/entry.js';
+import { must } from './helpers.js';
 
 function rules(game: 'classic' | 'castle', expansions: Expansion[] = []): Ruleset {
   const r = createRuleset({ game: game === 'castle' ? castle() : game, expansions });
@@ -41,11 +42,6 @@ function expectSound(svg: string): void {
   expect(svg).not.toMatch(/NaN|undefined|Infinity|null|\[object/);
   expect(xmlProblem(svg)).toBeNull();
   expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-}
-
-function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
 }
 
 describe('every tile kind of every game and module', () => {

@@ -26,19 +26,10 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { applyAction, isChanceNode, moveToAction } from '../src/ai/index.js';
-import { canon, must } from './helpers.js';
+import { canon, must, nowhere, refusal } from './helpers.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
-
-/** The error of a Result, with the input left as it was. */
-function refusal<T>(input: unknown, run: () => Result<T, MeepleError>): MeepleError {
-  const before = canon(input);
-  const r = run();
-  expect(canon(input)).toBe(before);
-  if (r.ok) throw new Error('expected an error, got ok');
-  return r.error;
-}
 
 function apply(rules: Ruleset, s: GameState, m: Move): GameState {
   return must(applyMove(rules, s, m)).state;

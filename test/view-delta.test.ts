@@ -32,11 +32,7 @@ import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
-
-function must<T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
+import { must } from './helpers.js';
 
 function rulesOf(spec: RulesetOptions): Ruleset {
   return must(createRuleset(spec));

@@ -14,7 +14,8 @@ import { makeReplay } from '../core/engine/serialize.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState } from '../core/state.js';
 
-const FIGURE: Readonly<Record<string, string>> = {
+/** What a follower on a feature kind is called (the CLI's and the viewer's words). */
+export const FIGURE: Readonly<Record<string, string>> = {
   city: 'knight',
   road: 'thief',
   cloister: 'monk',

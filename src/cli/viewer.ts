@@ -18,6 +18,7 @@ import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, Move, Step } from '../core/state.js';
 import { DEFAULT_PALETTE, renderBoard, renderSymbols } from '../render/index.js';
+import { FIGURE } from './play.js';
 
 /** One position of a replay: the state after `index` moves, and the move and events that led to it. */
 export interface Position {
@@ -62,17 +63,6 @@ export function replayPositions(rules: Ruleset, data: Replay): Result<Position[]
   return ok(out);
 }
 
-const FIGURE: Readonly<Record<string, string>> = {
-  city: 'knight',
-  road: 'thief',
-  cloister: 'monk',
-  field: 'farmer',
-  // The Castle
-  path: 'herald',
-  tower: 'knight',
-  house: 'squire',
-  court: 'merchant',
-};
 
 /** A seat as the board's legend names it: `Player 1` for seat 0. */
 function player(p: unknown): string {
