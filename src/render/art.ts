@@ -249,8 +249,9 @@ export function tileArt(def: TileDef, kinds: readonly FeatureKindDef[]): TileArt
 
 /**
  * The feature drawn as the whole tile's ground: the open-ground feature with the most ports; with
- * none, an area that owns every port (a whole-tile city); else none (the ground colour shows
- * only in the pockets between areas: an inner meadow).
+ * none, no ground when the tile has an inner meadow (open ground with no port, which shows in the
+ * pockets between the areas), else the area with the most ports (The Castle's tiles without a
+ * court, a whole-tile city).
  */
 /**
  * The border between cells of different labels (both labelled) as smooth lines: the cell edges
@@ -332,7 +333,12 @@ function pickGround(roles: readonly Role[], ports: readonly (readonly number[])[
     if (roles[i] === 'ground' && ports[i]!.length > 0 && (best < 0 || ports[i]!.length > ports[best]!.length)) best = i;
   }
   if (best >= 0) return best;
-  return roles.findIndex((r, i) => r === 'area' && ports[i]!.length === 12);
+  // An inner meadow (open ground with no port) shows in the pockets between the areas: no ground.
+  if (roles.some((r, i) => r === 'ground' && ports[i]!.length === 0)) return -1;
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] === 'area' && ports[i]!.length > 0 && (best < 0 || ports[i]!.length > ports[best]!.length)) best = i;
+  }
+  return best;
 }
 
 /** The point halfway along a feature's first run of ports, on the tile's edge. */
