@@ -78,6 +78,11 @@ describe('every tile kind of every game and module', () => {
     });
   }
 
+  it("The Castle has no fields: none of its tiles shows field green (a tile without a court is drawn on its largest area)", () => {
+    const r = rules('castle');
+    for (const t of r.tiles) expect(must(renderTile(r, t.def.id)), t.def.id).not.toContain(DEFAULT_PALETTE.field);
+  });
+
   it('draws each printed symbol of the modules (Rulebook: the tiles of each box)', () => {
     const r = rules('classic', [kingRobber(), shrines(), count(), tower(), princessDragon()]);
     const has = (id: string, text: string): void => expect(must(renderTile(r, id)), `${id} shows ${text}`).toContain(text);
