@@ -181,7 +181,11 @@ export interface GameState {
   readonly players: number;
   /** The seed the game started from (secret while the game runs: see `observe`). */
   readonly seed: string;
-  /** Random generator state (four uint32). */
+  /**
+   * Random generator state (four uint32), followed, for a game with chosen draws (`newGame`'s
+   * `draws` and `tokens`), by their record: which come next and what they are. Secret like the
+   * seed (`observe` drops it), since it holds the future.
+   */
   rng: number[];
   /** Remaining tiles as a multiset: copies left per tile kind, in catalogue order. No order is stored. */
   bag: number[];
