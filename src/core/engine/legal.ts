@@ -10,7 +10,7 @@ import type { Ruleset } from '../ruleset.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
 import { actionClaim, deployTargets, ownerOf } from './play.js';
-import { firstDifference } from './serialize.js';
+import { firstDifference } from './json-diff.js';
 
 /**
  * Every legal move at the current step, in canonical order: placements by cell (north to south,

@@ -17,7 +17,7 @@ import type { CompiledTile } from '../tiles.js';
 import type { ExpansionMove } from '../state.js';
 import { cloneJson } from './clone.js';
 import { deepFreeze as deepFreezeJson } from './reconcile.js';
-import { firstDifference } from './serialize.js';
+import { firstDifference } from './json-diff.js';
 import { meepleError, type MeepleError } from '../errors.js';
 
 /**

@@ -6,6 +6,7 @@
  */
 import { freeze } from 'immer';
 import { meepleError, showValue, type MeepleError } from '../errors.js';
+import { firstDifference } from './json-diff.js';
 import type { Emit, GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset, RulesetSpec } from '../ruleset.js';
@@ -420,29 +421,3 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The path of the first difference between two JSON values, or null if they are equal. @internal */
-export function firstDifference(a: unknown, b: unknown, path: string): string | null {
-  if (a === b) return null;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return path;
-  if (Array.isArray(a) !== Array.isArray(b)) return path;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return `${path}.length`;
-    for (let i = 0; i < a.length; i++) {
-      const d = firstDifference(a[i], bb[i], `${path}[${i}]`);
-      if (d !== null) return d;
-    }
-    return null;
-  }
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const ka = Object.keys(ra);
-  const kb = Object.keys(rb);
-  for (const k of kb) if (!Object.hasOwn(ra, k)) return `${path}.${k}`;
-  if (ka.length !== kb.length) return `${path}.${ka.find((k) => !Object.hasOwn(rb, k))}`;
-  for (const k of ka) {
-    const d = firstDifference(ra[k], rb[k], `${path}.${k}`);
-    if (d !== null) return d;
-  }
-  return null;
-}
