@@ -20,7 +20,7 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
-import { createSimulator as createResearch, type ResearchSimulator } from '../src/ai/index.js';
+import { createResearchSimulator as createResearch, type ResearchSimulator } from '../src/ai/index.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const { values } = parseArgs({

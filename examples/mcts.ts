@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { applyMove, createRandomSource, createRuleset, legalMoves, newGame, observe, type GameState, type RandomSource, type Ruleset } from 'meeplekit';
-import { actionToMove, createSimulator, determinize, gameInfo, type ResearchSimulator } from 'meeplekit/ai';
+import { actionToMove, createResearchSimulator, determinize, gameInfo, type ResearchSimulator } from 'meeplekit/ai';
 import { castle } from 'meeplekit/games/castle';
 
 /** A decision or chance node of the search tree, reached by a sequence of actions. */
@@ -95,7 +95,7 @@ function mctsMove(rules: Ruleset, state: GameState, iterations: number, random: 
   const root = newNode(state.players);
   for (let i = 0; i < iterations; i++) {
     const guess = determinize(rules, view, me, `${tag}/${i}`);
-    search(createSimulator(rules, guess), root, random);
+    search(createResearchSimulator(rules, guess), root, random);
   }
   let best = -1;
   let most = -1;

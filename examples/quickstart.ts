@@ -1,5 +1,5 @@
 import { applyMove, createRandomSource, createRuleset, legalMoves, newGame } from 'meeplekit';
-import { actionToMove, createSimulator, type ResearchSimulator } from 'meeplekit/ai';
+import { actionToMove, createResearchSimulator, type ResearchSimulator } from 'meeplekit/ai';
 
 /** Monte Carlo tree search one level deep: UCB1 over the root's actions, random playouts. */
 function chooseAction(root: ResearchSimulator, iterations: number, seed: string): number {
@@ -30,7 +30,7 @@ const random = createRandomSource('opponent');
 for (let turn = 0; state.step.kind !== 'game-over'; turn++) {
   const moves = legalMoves(rules.value, state);
   const move =
-    state.step.player === 0 ? actionToMove(rules.value, state, chooseAction(createSimulator(rules.value, state), 200, `search-${turn}`))! : moves[random(moves.length)]!;
+    state.step.player === 0 ? actionToMove(rules.value, state, chooseAction(createResearchSimulator(rules.value, state), 200, `search-${turn}`))! : moves[random(moves.length)]!;
   const next = applyMove(rules.value, state, move);
   if (!next.ok) throw new Error(next.error.message);
   state = next.value.state;

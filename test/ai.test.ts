@@ -27,7 +27,7 @@ import {
   actionToString,
   applyAction,
   chanceOutcomes,
-  createSimulator,
+  createResearchSimulator,
   determinize,
   gameInfo,
   isChanceNode,
@@ -305,7 +305,7 @@ describe.each(RULESETS)('%s', (_name, rules, scale) => {
     for (const players of [2, 3, 4].filter((n) => n >= rules.minPlayers && n <= rules.maxPlayers)) {
       const info = gameInfo(rules, players);
       for (let g = 0; g < runs(3); g++) {
-        const sim = createSimulator(rules, must(newGame(rules, { players, seed: `returns-${players}-${g}` })));
+        const sim = createResearchSimulator(rules, must(newGame(rules, { players, seed: `returns-${players}-${g}` })));
         const random = createRandomSource(`returns-${g}`);
         const sums = { score: new Array(players).fill(0), 'win-loss': new Array(players).fill(0), rank: new Array(players).fill(0) };
         let decisions = 0;
@@ -415,7 +415,7 @@ describe('chance nodes', () => {
     const { node } = position('sampling');
     const probs = placedDistribution(node);
     const counts = new Map<string, number>();
-    const root = createSimulator(rules, node);
+    const root = createResearchSimulator(rules, node);
     const random = createRandomSource('sampling');
     for (let i = 0; i < N; i++) {
       const sim = root.clone();
@@ -532,7 +532,7 @@ describe('actions: details', () => {
     expect(() => legalActions(rules, s)).toThrow(TypeError);
     expect(() => applyAction(rules, s, 0)).toThrow(TypeError);
     expect(() => chanceOutcomes(rules, s)).toThrow(TypeError);
-    expect(() => createSimulator(rules, s)).toThrow(TypeError);
+    expect(() => createResearchSimulator(rules, s)).toThrow(TypeError);
     expect(() => returns(rules, s)).toThrow(TypeError);
   });
 
@@ -545,7 +545,7 @@ describe('actions: details', () => {
   });
 
   test.each<[ActionForm]>([['split'], ['combined']])('%s form: the simulator plays whole games and agrees with applyAction', (form) => {
-    const sim = createSimulator(rules, game, { form });
+    const sim = createResearchSimulator(rules, game, { form });
     let s: GameState = game;
     const random = createRandomSource(`sim-${form}`);
     while (!sim.isTerminal()) {
@@ -563,11 +563,11 @@ describe('actions: details', () => {
     const node = applyAction(rules, game, legalActions(rules, game)[0]!);
     const start = isChanceNode(node) ? node : applyAction(rules, node, legalActions(rules, node).at(-1)!);
     expect(isChanceNode(start)).toBe(true);
-    const a = createSimulator(rules, start).playout(createRandomSource('po'));
-    const b = createSimulator(rules, start).playout(createRandomSource('po'));
+    const a = createResearchSimulator(rules, start).playout(createRandomSource('po'));
+    const b = createResearchSimulator(rules, start).playout(createRandomSource('po'));
     expect(a).toEqual(b);
     let asked = 0;
-    const sim = createSimulator(rules, start);
+    const sim = createResearchSimulator(rules, start);
     const scores = sim.playout(createRandomSource('policy'), (s, legal) => {
       asked++;
       expect(s.isChanceNode()).toBe(false);
@@ -583,10 +583,10 @@ describe('actions: details', () => {
   });
 
   test('clones are independent', () => {
-    const a = createSimulator(rules, game);
+    const a = createResearchSimulator(rules, game);
     const b = a.clone();
     a.playout(createRandomSource('clone'));
-    expect(serializeState(b.state)).toBe(serializeState(createSimulator(rules, game).state));
+    expect(serializeState(b.state)).toBe(serializeState(createResearchSimulator(rules, game).state));
     expect(a.isTerminal()).toBe(true);
     expect(b.isTerminal()).toBe(false);
   });
@@ -730,7 +730,7 @@ describe('observations and determinization reveal nothing hidden', () => {
     const s = must(newGame(classic, { players: 2, seed: 'reshuffle' }));
     const futures = new Set<string>();
     for (let i = 0; i < 6; i++) {
-      const sim = createSimulator(classic, determinize(classic, s, 0, `d${i}`), { chance: 'seeded' });
+      const sim = createResearchSimulator(classic, determinize(classic, s, 0, `d${i}`), { chance: 'seeded' });
       sim.applyAction(sim.legalActions()[0]!);
       while (sim.state.step.kind === 'deploy') sim.applyAction(sim.legalActions().at(-1)!);
       futures.add((sim.state.step as { tile: string }).tile);

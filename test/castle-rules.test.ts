@@ -56,7 +56,7 @@ import {
 } from '../src/index.js';
 import { cloneState } from '../src/core/engine/clone.js';
 import { serializeState, createRandomSource, newGame } from '../src/index.js';
-import { CHANCE_PLAYER, createSimulator as createResearchSimulator, determinize, moveToAction, type ResearchSimulator } from '../src/ai/index.js';
+import { CHANCE_PLAYER, createResearchSimulator, determinize, moveToAction, type ResearchSimulator } from '../src/ai/index.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/reconstruction.js';
 import { checkPlacements, must, playLast, rigDraw, Scenario, scoredOf, type PlacementRow, type Scored, type Turn } from './helpers.js';
 import { castle, WALL_TOKENS, type CastleLayoutData, type CastleSlice, type CastleTileSetData } from '../src/games/castle/entry.js';

@@ -30,7 +30,7 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { river } from '../src/expansions/river/index.js';
-import { applyAction, chanceOutcomes, createSimulator as createResearch, determinize, isChanceNode, moveToAction } from '../src/ai/index.js';
+import { applyAction, chanceOutcomes, createResearchSimulator as createResearch, determinize, isChanceNode, moveToAction } from '../src/ai/index.js';
 import { seedRng } from '../src/core/rng.js';
 import { canon, must, nowhere, refusal } from './helpers.js';
 import { castle as castleModule, castleBoard, WALL_TOKENS } from '../src/games/castle/entry.js';

@@ -39,7 +39,7 @@ import {
 import { tower, type TowerState } from '../src/expansions/tower/index.js';
 import { challenges, shrines } from '../src/expansions/shrines/index.js';
 import { count } from '../src/expansions/count/index.js';
-import { createSimulator as createResearch } from '../src/ai/index.js';
+import { createResearchSimulator as createResearch } from '../src/ai/index.js';
 import { createRandomSource, createSimulator } from '../src/index.js';
 import { must, rigDraw, Scenario, scoredOf, readableId } from './helpers.js';
 import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet } from './reference.js';

@@ -15,7 +15,7 @@ import { observe, type Observation } from '../core/engine/observe.js';
  * the unseen tiles (a fresh generator, so the bag is reshuffled; the bag's contents are public as
  * counts), and what modules hide redrawn by their `chance.redraw` (The Castle: every face-down
  * wall token drawn again from the tokens nobody has seen, the 18 less those taken face up). The
- * result is a new plain state for {@link createSimulator} or {@link applyAction}; it does not
+ * result is a new plain state for {@link createResearchSimulator} or {@link applyAction}; it does not
  * replay from its seed (`parseState` refuses it). Different seeds give different futures; the
  * same seed gives the same state.
  *
@@ -26,7 +26,7 @@ import { observe, type Observation } from '../core/engine/observe.js';
  * @example
  * ```ts
  * import { createRandomSource, createRuleset, newGame, observe } from 'meeplekit';
- * import { createSimulator, determinize } from 'meeplekit/ai';
+ * import { createResearchSimulator, determinize } from 'meeplekit/ai';
  *
  * const rules = createRuleset({ game: 'classic' });
  * if (!rules.ok) throw new Error(rules.error.message);
@@ -35,7 +35,7 @@ import { observe, type Observation } from '../core/engine/observe.js';
  *
  * const view = observe(rules.value, game.value, 0); // what player 0 is sent
  * const guess = determinize(rules.value, view, 0, 'sample-1');
- * console.log(createSimulator(rules.value, guess).playout(createRandomSource('p')));
+ * console.log(createResearchSimulator(rules.value, guess).playout(createRandomSource('p')));
  * ```
  */
 export function determinize(rules: Ruleset, input: Immutable<GameState> | Immutable<Observation>, player: number, seed: string | number): GameState {

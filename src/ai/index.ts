@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * import { createRandomSource, createRuleset, newGame } from 'meeplekit';
- * import { createSimulator, gameInfo } from 'meeplekit/ai';
+ * import { createResearchSimulator, gameInfo } from 'meeplekit/ai';
  *
  * const rules = createRuleset({ game: 'classic' });
  * if (!rules.ok) throw new Error(rules.error.message);
@@ -18,7 +18,7 @@
  * if (!game.ok) throw new Error(game.error.message);
  *
  * console.log(gameInfo(rules.value, 2).numDistinctActions.split); // 81805
- * const sim = createSimulator(rules.value, game.value);
+ * const sim = createResearchSimulator(rules.value, game.value);
  * const random = createRandomSource('playout');
  * while (!sim.isTerminal()) {
  *   if (sim.isChanceNode()) sim.applyRandom(random); // a tile drawn by its probability
@@ -58,5 +58,5 @@ export { chanceOutcomes, isChanceNode, CHANCE_STEP, CHANCE_PLAYER, TERMINAL_PLAY
 export { returns, rewards } from './returns.js';
 export { observationSpec, writeObservationTensor, OBSERVATION_WINDOW, type ObservationSpec } from './observation.js';
 export { determinize } from './determinize.js';
-export { createSimulator, type ResearchSimulator, type SimulatorOptions, type Policy } from './simulator.js';
+export { createResearchSimulator, type ResearchSimulator, type ResearchSimulatorOptions, type Policy } from './simulator.js';
 export { randomBot, greedyBot, type Bot } from '../bots.js';

@@ -16,13 +16,13 @@ import type { ReturnKind } from './layout.js';
  * @example
  * ```ts
  * import { createRandomSource, createRuleset, newGame } from 'meeplekit';
- * import { createSimulator, returns } from 'meeplekit/ai';
+ * import { createResearchSimulator, returns } from 'meeplekit/ai';
  *
  * const rules = createRuleset({ game: 'classic' });
  * if (!rules.ok) throw new Error(rules.error.message);
  * const game = newGame(rules.value, { players: 3, seed: 'returns' });
  * if (!game.ok) throw new Error(game.error.message);
- * const sim = createSimulator(rules.value, game.value);
+ * const sim = createResearchSimulator(rules.value, game.value);
  * sim.playout(createRandomSource('p'));
  * console.log(returns(rules.value, sim.state, 'score'), returns(rules.value, sim.state, 'rank')); // e.g. [ 61, 48, 75 ] [ 0, -1, 1 ]
  * ```

@@ -17,8 +17,8 @@ import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExp
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
 
-/** Options of the research {@link createSimulator}. */
-export interface SimulatorOptions {
+/** Options of the research {@link createResearchSimulator}. */
+export interface ResearchSimulatorOptions {
   /**
    * `'explicit'` (default): a move that ends a turn leads to a chance node, resolved by applying
    * one of its outcomes (your choice, or sampled from your random source). `'seeded'`: tiles are
@@ -45,14 +45,14 @@ export type Policy = (sim: ResearchSimulator, legal: Int32Array) => number;
  * @example
  * ```ts
  * import { createRandomSource, createRuleset, newGame } from 'meeplekit';
- * import { createSimulator } from 'meeplekit/ai';
+ * import { createResearchSimulator } from 'meeplekit/ai';
  *
  * const rules = createRuleset({ game: 'classic' });
  * if (!rules.ok) throw new Error(rules.error.message);
  * const game = newGame(rules.value, { players: 2, seed: 'search' });
  * if (!game.ok) throw new Error(game.error.message);
  *
- * const root = createSimulator(rules.value, game.value);
+ * const root = createResearchSimulator(rules.value, game.value);
  * const random = createRandomSource('playouts');
  * let best = -1;
  * let bestValue = -Infinity;
@@ -317,7 +317,7 @@ class Research implements ResearchSimulator {
  *
  * @throws TypeError when the state belongs to other rules; Error when a module with moves has no action encoding.
  */
-export function createSimulator(rules: Ruleset, state: Immutable<GameState>, options: SimulatorOptions = {}): ResearchSimulator {
+export function createResearchSimulator(rules: Ruleset, state: Immutable<GameState>, options: ResearchSimulatorOptions = {}): ResearchSimulator {
   const checked = checkSimulatorInput(rules, state);
   if (!checked.ok) throw new TypeError(checked.error.message);
   const chance = options.chance ?? 'explicit';
