@@ -1,0 +1,37 @@
+"""Python client for ``meeplekit serve``: the meeplekit rules engine over JSON lines.
+
+- :class:`Server`: one ``meeplekit serve`` process (``MEEPLEKIT_SERVE`` or an argument names it).
+- :func:`load_game`, :class:`Game`, :class:`State`: an OpenSpiel-like facade.
+- :class:`VectorEnv`: many games stepped together, one request per step.
+- :class:`AECEnv`: the PettingZoo AEC conventions.
+- :class:`MeepleError`: every error, with the server's stable ``code``.
+"""
+
+from ._arrays import HAVE_NUMPY
+from .aec import AECEnv
+from .errors import MeepleError, ServerError
+from .server import DEFAULT_COMMAND, PROTOCOL, Server, close_default_server, default_server, resolve_command
+from .spiel import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State, load_game
+from .vector import VecBatch, VectorEnv
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AECEnv",
+    "CHANCE_PLAYER",
+    "DEFAULT_COMMAND",
+    "Game",
+    "HAVE_NUMPY",
+    "MeepleError",
+    "PROTOCOL",
+    "Server",
+    "ServerError",
+    "State",
+    "TERMINAL_PLAYER",
+    "VecBatch",
+    "VectorEnv",
+    "close_default_server",
+    "default_server",
+    "load_game",
+    "resolve_command",
+]

@@ -1,0 +1,48 @@
+"""Exceptions of the meeplekit client."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+
+class MeepleError(Exception):
+    """An error reported by ``meeplekit serve`` (or by the client about the server).
+
+    ``code`` is the server's stable error code (``protocol/illegal-action``, ``options/players``,
+    ``state/tampered``, ...): branch on it. ``message`` is for people. ``path`` is set when the
+    server names the part of the request that was wrong; ``details`` is the whole error object.
+    Errors raised by the client itself have codes starting with ``client/``.
+    """
+
+    def __init__(self, code: str, message: str, path: Any = None, details: Optional[Mapping[str, Any]] = None):
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+        self.path = path
+        self.details = dict(details) if details is not None else {"code": code, "message": message}
+
+    @classmethod
+    def from_response(cls, error: Any) -> "MeepleError":
+        if not isinstance(error, dict):
+            return cls("client/bad-response", f"the server answered with an error that is not an object: {error!r}")
+        return cls(str(error.get("code", "client/bad-response")), str(error.get("message", "")), error.get("path"), error)
+
+    def __str__(self) -> str:
+        where = f" (at {self.path})" if self.path not in (None, "", []) else ""
+        return f"{self.code}: {self.message}{where}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class ServerError(MeepleError):
+    """The server could not be started, spoke another protocol, or stopped (``client/...`` codes).
+
+    ``returncode`` is the process's exit status when it is known, and ``stderr`` the last lines the
+    server wrote to its standard error.
+    """
+
+    def __init__(self, code: str, message: str, returncode: Optional[int] = None, stderr: str = ""):
+        super().__init__(code, message)
+        self.returncode = returncode
+        self.stderr = stderr

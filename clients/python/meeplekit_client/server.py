@@ -1,0 +1,392 @@
+"""The connection to one ``meeplekit serve`` process: JSON lines over its stdin and stdout."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import weakref
+from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .errors import MeepleError, ServerError
+
+PROTOCOL = 1
+"""The protocol version this client speaks."""
+
+DEFAULT_COMMAND = ("npx", "--no-install", "meeplekit", "serve")
+"""The command started when neither an argument nor ``MEEPLEKIT_SERVE`` names one."""
+
+ENV_VAR = "MEEPLEKIT_SERVE"
+
+Command = Union[str, Sequence[str]]
+
+_STDERR_LINES = 40
+_FLUSH_GARBAGE_AT = 64
+
+
+def resolve_command(command: Optional[Command] = None) -> List[str]:
+    """The argv to start: ``command`` (a string is split like a shell would), else the
+    ``MEEPLEKIT_SERVE`` environment variable, else ``npx --no-install meeplekit serve``."""
+    if command is None:
+        command = os.environ.get(ENV_VAR) or None
+    if command is None:
+        argv = list(DEFAULT_COMMAND)
+    elif isinstance(command, str):
+        argv = shlex.split(command, posix=os.name != "nt")
+    else:
+        argv = [str(part) for part in command]
+    if not argv:
+        raise ServerError("client/spawn", "the command to start meeplekit serve is empty")
+    return argv
+
+
+def _drain(stream: Any, tail: Deque[str], echo: bool) -> None:
+    """Reads the server's stderr until it closes, keeping its last lines (and echoing them)."""
+    try:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            tail.append(line)
+            if echo:
+                print(line, file=sys.stderr)
+    except (OSError, ValueError):  # pragma: no cover - the pipe went away
+        pass
+    finally:
+        try:
+            stream.close()
+        except (OSError, ValueError):  # pragma: no cover
+            pass
+
+
+def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float) -> None:
+    """Ends the server: closes its stdin (it exits on end of input), then terminates, then kills.
+    Does nothing in a forked child: the process belongs to the parent."""
+    if os.getpid() != owner:
+        return
+    try:
+        if proc.stdin is not None and not proc.stdin.closed:
+            proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
+            proc.kill()
+            proc.wait()
+    try:
+        if proc.stdout is not None:
+            proc.stdout.close()
+    except OSError:  # pragma: no cover
+        pass
+
+
+_live_servers: "weakref.WeakSet[Server]" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child must not talk on its parent's pipes (nor keep them open): detach them."""
+    for server in list(_live_servers):
+        server._detach_after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+class Server:
+    """One ``meeplekit serve`` process and its JSON-lines session.
+
+    ``command`` names the server (see :func:`resolve_command`); for a checkout of the repository
+    use ``Server("node /path/to/meeplekit/dist/cli.js serve")`` after ``npm run build``, or set
+    ``MEEPLEKIT_SERVE`` to that. ``startup_timeout`` bounds the wait for the hello line (POSIX).
+    ``stderr="capture"`` (default) keeps the server's last stderr lines for error messages,
+    ``"echo"`` also prints them, ``"inherit"`` leaves stderr to the terminal.
+
+    A server is closed by :meth:`close`, by leaving a ``with`` block, when it is garbage
+    collected, or when the interpreter exits. Requests are serialized by a lock, so a server may
+    be shared by threads (one request at a time); each process needs its own server.
+    """
+
+    def __init__(
+        self,
+        command: Optional[Command] = None,
+        *,
+        cwd: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+        startup_timeout: float = 120.0,
+        close_timeout: float = 5.0,
+        stderr: str = "capture",
+    ):
+        if stderr not in ("capture", "echo", "inherit"):
+            raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
+        self.command = resolve_command(command)
+        argv = list(self.command)
+        found = shutil.which(argv[0])
+        if found is not None:
+            argv[0] = found
+        self._stderr_tail: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        try:
+            self._proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=None if stderr == "inherit" else subprocess.PIPE,
+                cwd=cwd,
+                env=None if env is None else dict(env),
+            )
+        except OSError as e:
+            raise ServerError(
+                "client/spawn",
+                f"could not start meeplekit serve with {shlex.join(self.command)}: {e}. "
+                f"Install Node 20+ and meeplekit (npm install meeplekit), or point {ENV_VAR} (or the "
+                f"command argument) at a checkout: '{ENV_VAR}=node /path/to/meeplekit/dist/cli.js serve' "
+                "after npm run build there.",
+            ) from e
+        self._owner = os.getpid()
+        self._lock = threading.RLock()
+        self._next_id = 0
+        self._garbage: List[str] = []
+        self._closed = False
+        self._dead: Optional[ServerError] = None
+        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._owner, close_timeout)
+        self._stderr_thread: Optional[threading.Thread] = None
+        if self._proc.stderr is not None:
+            self._stderr_thread = threading.Thread(
+                target=_drain, args=(self._proc.stderr, self._stderr_tail, stderr == "echo"), daemon=True, name="meeplekit-serve-stderr"
+            )
+            self._stderr_thread.start()
+        _live_servers.add(self)
+        try:
+            self.hello = self._read_hello(startup_timeout)
+        except BaseException:
+            self.close()
+            raise
+        self.version: str = str(self.hello.get("version", ""))
+        """The package version of the server (from its hello line)."""
+
+    # -- the session ----------------------------------------------------------------------------
+
+    def _read_hello(self, timeout: float) -> Dict[str, Any]:
+        stdout = self._proc.stdout
+        assert stdout is not None
+        if os.name == "posix" and timeout is not None:
+            import select
+
+            ready, _, _ = select.select([stdout], [], [], timeout)
+            if not ready:
+                raise ServerError(
+                    "client/startup-timeout",
+                    f"{shlex.join(self.command)} wrote no hello line within {timeout:g} s" + self._stderr_note(),
+                )
+        line = stdout.readline()
+        if not line:
+            raise self._died("exited before its hello line")
+        try:
+            hello = json.loads(line)
+        except ValueError:
+            raise ServerError(
+                "client/hello",
+                f"{shlex.join(self.command)} is not meeplekit serve: its first line is not JSON: {line[:200]!r}" + self._stderr_note(),
+            ) from None
+        if not isinstance(hello, dict) or hello.get("hello") != "meeplekit":
+            raise ServerError("client/hello", f"{shlex.join(self.command)} is not meeplekit serve: its first line is {line[:200]!r}")
+        if hello.get("protocol") != PROTOCOL:
+            raise ServerError(
+                "client/protocol-version",
+                f"the server speaks protocol {hello.get('protocol')!r} (meeplekit {hello.get('version')}), this client speaks "
+                f"protocol {PROTOCOL}: use a client and a server of matching versions",
+            )
+        return hello
+
+    def _stderr_note(self) -> str:
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=0.2)
+        tail = "\n".join(self._stderr_tail).strip()
+        return f"\nits stderr ends with:\n{tail}" if tail else ""
+
+    def _died(self, what: str) -> ServerError:
+        try:
+            code = self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        status = f"exit status {code}" if code is not None else "still running but its output closed"
+        error = ServerError(
+            "client/server-exited",
+            f"meeplekit serve ({shlex.join(self.command)}, pid {self._proc.pid}) {what} ({status})" + self._stderr_note(),
+            returncode=code,
+            stderr="\n".join(self._stderr_tail),
+        )
+        self._dead = error
+        return error
+
+    def _check_usable(self) -> None:
+        if self._dead is not None:
+            raise ServerError(self._dead.code, "the server is gone: " + self._dead.message, self._dead.returncode, self._dead.stderr)
+        if self._closed:
+            raise ServerError("client/closed", "this Server was closed")
+        if os.getpid() != self._owner:
+            raise ServerError(
+                "client/forked",
+                f"this Server belongs to process {self._owner}, not to this forked process {os.getpid()}: create a Server in each process",
+            )
+
+    def _detach_after_fork(self) -> None:
+        self._lock = threading.RLock()
+        self._closed = True
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except (OSError, ValueError):
+                pass
+
+    def _send_lines(self, requests: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Writes the requests at once, then reads their responses (in order)."""
+        stdin, stdout = self._proc.stdin, self._proc.stdout
+        assert stdin is not None and stdout is not None
+        data = b"".join(json.dumps(r, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n" for r in requests)
+        try:
+            stdin.write(data)
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died("closed its input") from None
+        out = []
+        for request in requests:
+            line = stdout.readline()
+            if not line:
+                raise self._died(f"exited while answering {request.get('op')!r}")
+            try:
+                response = json.loads(line)
+            except ValueError:
+                raise ServerError("client/bad-response", f"the server wrote a line that is not JSON: {line[:200]!r}") from None
+            if not isinstance(response, dict) or response.get("id") != request["id"]:
+                raise ServerError(
+                    "client/bad-response", f"expected the response to request {request['id']!r}, got {line[:200]!r}"
+                )
+            out.append(response)
+        return out
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def request(self, op: str, **args: Any) -> Dict[str, Any]:
+        """Sends one request and returns the response's fields; raises :class:`MeepleError` for an
+        error response. Handles of garbage-collected objects are freed in the same round trip."""
+        return self.request_many([(op, args)])[0]
+
+    def request_many(self, requests: Iterable[Tuple[str, Mapping[str, Any]]], raise_errors: bool = True) -> List[Any]:
+        """Sends several requests in one write and reads their responses (one round trip). Returns
+        each response's fields; with ``raise_errors=False`` an error response is returned as a
+        :class:`MeepleError` instead of raised (after all responses are read)."""
+        with self._lock:
+            self._check_usable()
+            lines: List[Dict[str, Any]] = []
+            garbage = self._garbage
+            if len(garbage) >= _FLUSH_GARBAGE_AT:
+                self._garbage = []
+                lines.append({"id": self._new_id(), "op": "delete", "ids": garbage})
+            skip = len(lines)
+            for op, args in requests:
+                req = {"id": self._new_id(), "op": op}
+                req.update(args)
+                lines.append(req)
+            responses = self._send_lines(lines)
+        results: List[Any] = []
+        first_error: Optional[MeepleError] = None
+        for response in responses[skip:]:
+            if response.get("ok") is True:
+                results.append(response)
+            else:
+                error = MeepleError.from_response(response.get("error"))
+                first_error = first_error or error
+                results.append(error)
+        if raise_errors and first_error is not None:
+            raise first_error
+        return results
+
+    def info(self) -> Dict[str, Any]:
+        """The server's ``info``: protocol, version, games and expansions."""
+        return self.request("info")
+
+    # -- handles --------------------------------------------------------------------------------
+
+    def _discard(self, handle: str) -> None:
+        """Queues a handle to delete with a later request (safe from finalizers: no I/O here)."""
+        if not self._closed and self._dead is None:
+            self._garbage.append(handle)
+
+    def delete(self, handles: Sequence[str]) -> int:
+        """Deletes handles now (with any queued ones); returns how many the server deleted."""
+        ids = list(handles)
+        queued, self._garbage = self._garbage, []
+        ids.extend(queued)
+        if not ids:
+            return 0
+        return int(self.request("delete", ids=ids).get("deleted", 0))
+
+    def flush(self) -> None:
+        """Deletes the handles of garbage-collected objects now."""
+        if self._garbage and not self._closed and self._dead is None:
+            self.delete([])
+
+    # -- life -----------------------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return not self._closed and self._dead is None and self._proc.poll() is None
+
+    def close(self) -> None:
+        """Ends the server process (closes its input, waits, then terminates it). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self._garbage = []
+        self._finalizer()
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1)
+
+    def __enter__(self) -> "Server":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else ("dead" if self._dead else "running")
+        return f"<meeplekit Server pid {self._proc.pid} {state} meeplekit {getattr(self, 'version', '?')}>"
+
+
+_default: Optional[Server] = None
+_default_lock = threading.Lock()
+
+
+def default_server() -> Server:
+    """The process's shared server, started on first use (a new one after a fork). Games loaded
+    without ``server=`` use it; it is closed at exit or by :func:`close_default_server`."""
+    global _default
+    with _default_lock:
+        if _default is None or not _default.alive or _default._owner != os.getpid():
+            _default = Server()
+        return _default
+
+
+def close_default_server() -> None:
+    """Closes the shared server, if one was started."""
+    global _default
+    with _default_lock:
+        if _default is not None and _default._owner == os.getpid():
+            _default.close()
+        _default = None

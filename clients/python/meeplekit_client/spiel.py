@@ -1,0 +1,384 @@
+"""An OpenSpiel-like facade: :class:`Game` and :class:`State` over server handles."""
+
+from __future__ import annotations
+
+import math
+import secrets
+import weakref
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from . import _arrays
+from .errors import MeepleError
+from .server import Server, default_server
+
+CHANCE_PLAYER = -1
+"""``current_player()`` at a chance node (as in OpenSpiel)."""
+TERMINAL_PLAYER = -4
+"""``current_player()`` when the game is over (as in OpenSpiel)."""
+
+
+def _seed(seed: Any) -> Any:
+    """A seed as the server takes it: a string or an int (anything else becomes its text);
+    ``None`` becomes a fresh random string."""
+    if seed is None:
+        return secrets.token_hex(16)
+    if isinstance(seed, bool):
+        return str(seed)
+    if isinstance(seed, (str, int)):
+        return seed
+    return str(seed)
+
+
+def _number(x: Any, infinite: float = math.inf) -> float:
+    """A utility bound from JSON (the server writes an infinite bound as null)."""
+    if x is None:
+        return infinite
+    if isinstance(x, str):
+        return float(x.replace("Infinity", "inf"))
+    return float(x)
+
+
+class Game:
+    """A ruleset and a number of players on a server (``make_game``). Made by :func:`load_game`."""
+
+    def __init__(
+        self,
+        game: str = "classic",
+        expansions: Sequence[str] = (),
+        players: int = 2,
+        options: Optional[Mapping[str, Any]] = None,
+        server: Optional[Server] = None,
+    ):
+        self.server = server if server is not None else default_server()
+        args: Dict[str, Any] = {"game": game, "expansions": list(expansions), "players": int(players)}
+        if options:
+            args["options"] = dict(options)
+        r = self.server.request("make_game", **args)
+        self.id: str = r["game_id"]
+        self.info: Dict[str, Any] = r["info"]
+        """``gameInfo(rules, players)`` as the server sent it (utility bounds, versions, ...)."""
+        self.parameters = {"game": game, "expansions": tuple(expansions), "players": int(players), "options": dict(options or {})}
+        self._shape: Tuple[int, ...] = tuple(int(n) for n in r["observation_shape"])
+        self._num_actions = int(r["num_distinct_actions"])
+        self._max_chance = int(r["max_chance_outcomes"])
+        self._players = int(players)
+        self._finalizer = weakref.finalize(self, self.server._discard, self.id)
+        self._finalizer.atexit = False
+
+    # -- OpenSpiel's Game -----------------------------------------------------------------------
+
+    def num_distinct_actions(self) -> int:
+        """Action ids are ``0 .. num_distinct_actions() - 1`` (the split form)."""
+        return self._num_actions
+
+    def num_players(self) -> int:
+        return self._players
+
+    def max_chance_outcomes(self) -> int:
+        return self._max_chance
+
+    def observation_tensor_shape(self) -> List[int]:
+        return list(self._shape)
+
+    def observation_tensor_size(self) -> int:
+        return int(math.prod(self._shape))
+
+    def max_game_length(self) -> int:
+        return int(self.info.get("maxGameLength", 0))
+
+    def utility_bounds(self, kind: str = "score") -> Tuple[float, float]:
+        """``(min, max)`` of the returns of ``kind`` (``score``, ``win-loss`` or ``rank``)."""
+        bounds = self.info["utility"][kind]
+        if isinstance(bounds, dict):
+            return _number(bounds.get("min"), -math.inf), _number(bounds.get("max"))
+        low, high = bounds
+        return _number(low, -math.inf), _number(high)
+
+    def min_utility(self) -> float:
+        return self.utility_bounds("score")[0]
+
+    def max_utility(self) -> float:
+        return self.utility_bounds("score")[1]
+
+    def get_parameters(self) -> Dict[str, Any]:
+        return dict(self.parameters)
+
+    def new_initial_state(self, seed: Any = None, initial: str = "chance") -> "State":
+        """A new game. ``initial="chance"`` (default) starts at the first draw's chance node;
+        ``"drawn"`` is the app's start, the first tile drawn by ``seed``. ``seed`` (a string or an
+        int) fixes the game's own generator (it only matters for ``"drawn"`` and
+        The Castle's wall tokens); without one the server takes a fresh seed."""
+        args: Dict[str, Any] = {"game_id": self.id, "initial": initial}
+        if seed is not None:
+            args["seed"] = _seed(seed)
+        r = self.server.request("new_state", **args)
+        return State(self, r["state_id"])
+
+    def deserialize_state(self, text: str) -> "State":
+        """The state :meth:`State.serialize` wrote (checked by the server)."""
+        r = self.server.request("deserialize", game_id=self.id, text=text)
+        return State(self, r["state_id"])
+
+    def __repr__(self) -> str:
+        p = self.parameters
+        exp = "+" + "+".join(p["expansions"]) if p["expansions"] else ""
+        return f"<meeplekit Game {self.id} {p['game']}{exp} players={p['players']}>"
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+
+def load_game(
+    game: str = "classic",
+    expansions: Sequence[str] = (),
+    players: int = 2,
+    options: Optional[Mapping[str, Any]] = None,
+    server: Optional[Server] = None,
+) -> Game:
+    """A :class:`Game` on ``server`` (default: the process's shared server, started on first use).
+
+    ``expansions`` are module ids (``"river"``, ``"king-robber"``, ``"shrines"``, ``"count"``,
+    ``"tower"``, ``"princess-dragon"``), ``options`` the options per expansion id
+    (``{"river": {"set": "both"}}``)."""
+    return Game(game, expansions, players, options, server)
+
+
+class State:
+    """A game state on the server (a handle). Reads are cached until the next :meth:`apply_action`:
+    the first read of a decision fetches everything about it in one ``state`` request.
+
+    The handle is freed when the object is garbage collected (with a later request) or by
+    :meth:`free` / leaving a ``with`` block."""
+
+    def __init__(self, game: Game, state_id: str, _status: Optional[Tuple[int, bool, bool]] = None):
+        self._game = game
+        self._server = game.server
+        self.id = state_id
+        self._status = _status  # (current_player, is_chance, is_terminal)
+        self._full: Optional[Dict[str, Any]] = None  # legal_actions, returns, rewards
+        self._observations: Dict[int, Any] = {}
+        self._outcomes: Optional[List[Tuple[int, float]]] = None
+        self._legal_set: Optional[frozenset] = None
+        self._pending: List[int] = []  # known-legal actions not sent yet: they go with the next request
+        self._finalizer = weakref.finalize(self, self._server._discard, state_id)
+        self._finalizer.atexit = False
+
+    # -- requests and cache -----------------------------------------------------------------------
+
+    def _request(self, op: str, **args: Any) -> Dict[str, Any]:
+        """A request about this state; actions applied since the last request (and known to be
+        legal) are sent first, in the same write: one round trip."""
+        if not self._pending:
+            return self._server.request(op, **args)
+        pending, self._pending = self._pending, []
+        reqs: List[Tuple[str, Mapping[str, Any]]] = [("apply_action", {"state_id": self.id, "action": a}) for a in pending]
+        reqs.append((op, args))
+        results = self._server.request_many(reqs, raise_errors=False)
+        for r in results[:-1]:
+            if isinstance(r, MeepleError):
+                self._forget()
+                raise r
+            self._set_status(r)
+        if isinstance(results[-1], MeepleError):
+            raise results[-1]
+        return results[-1]
+
+    def _set_status(self, r: Mapping[str, Any]) -> None:
+        self._status = (int(r["current_player"]), bool(r["is_chance"]), bool(r["is_terminal"]))
+
+    def _forget(self) -> None:
+        self._status = None
+        self._full = None
+        self._legal_set = None
+        self._observations = {}
+        self._outcomes = None
+
+    def _fetch(self, observation: Optional[int] = None) -> Dict[str, Any]:
+        args: Dict[str, Any] = {"state_id": self.id}
+        if observation is not None:
+            args["observation"] = int(observation)
+        r = self._request("state", **args)
+        self._set_status(r)
+        self._legal_set = None
+        self._full = {
+            "legal_actions": [int(a) for a in _arrays.to_list(_arrays.decode(r["legal_actions"]))],
+            "returns": [float(x) for x in _arrays.to_list(_arrays.decode(r["returns"]))],
+            "rewards": [float(x) for x in _arrays.to_list(_arrays.decode(r["rewards"]))],
+        }
+        if observation is not None and "observation" in r:
+            self._observations[int(observation)] = _arrays.decode(r["observation"])
+        return self._full
+
+    def _full_info(self) -> Dict[str, Any]:
+        return self._full if self._full is not None else self._fetch()
+
+    def _status_info(self) -> Tuple[int, bool, bool]:
+        if self._status is None:
+            self._fetch()
+        assert self._status is not None
+        return self._status
+
+    # -- OpenSpiel's State ----------------------------------------------------------------------
+
+    def get_game(self) -> Game:
+        return self._game
+
+    def current_player(self) -> int:
+        """The player to decide, :data:`CHANCE_PLAYER` (-1) or :data:`TERMINAL_PLAYER` (-4)."""
+        return self._status_info()[0]
+
+    def is_chance_node(self) -> bool:
+        return self._status_info()[1]
+
+    def is_terminal(self) -> bool:
+        return self._status_info()[2]
+
+    def is_player_node(self) -> bool:
+        return self.current_player() >= 0
+
+    def legal_actions(self, player: Optional[int] = None) -> List[int]:
+        """The legal action ids, ascending (the chance outcomes at a chance node); ``[]`` when
+        ``player`` is given and is not the player to decide."""
+        full = self._full_info()
+        if player is not None and player != self.current_player():
+            return []
+        return list(full["legal_actions"])
+
+    def legal_actions_mask(self, player: Optional[int] = None) -> Any:
+        """A uint8 mask of ``num_distinct_actions()`` entries (``max_chance_outcomes()`` at a
+        chance node), 1 for each legal action (numpy array, else ``array.array``)."""
+        size = self._game.max_chance_outcomes() if self.is_chance_node() else self._game.num_distinct_actions()
+        return _arrays.mask_of(self.legal_actions(player), size)
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """``[(outcome, probability), ...]`` at a chance node."""
+        if self._outcomes is None:
+            r = self._request("chance_outcomes", state_id=self.id)
+            self._outcomes = [(int(o), float(p)) for o, p in r["outcomes"]]
+        return list(self._outcomes)
+
+    def apply_action(self, action: int, events: bool = False) -> Optional[List[Dict[str, Any]]]:
+        """Applies a legal action (or chance outcome) in place. An illegal one raises
+        :class:`MeepleError` (``protocol/illegal-action``) and changes nothing. With
+        ``events=True`` returns the transition's events (the library's event objects).
+
+        An action found in the cached :meth:`legal_actions` is legal, so it is not sent at once:
+        it goes in the same write as the next request about this state (apply and read in one
+        round trip). Anything else is sent now, so that an illegal action raises here."""
+        action = int(action)
+        if not events and self._full is not None:
+            if self._legal_set is None:
+                self._legal_set = frozenset(self._full["legal_actions"])
+            if action in self._legal_set:
+                # Legal for sure: sent with the next request (one round trip for apply + read).
+                self._pending.append(action)
+                self._forget()
+                return None
+        args: Dict[str, Any] = {"state_id": self.id, "action": action}
+        if events:
+            args["events"] = True
+        r = self._request("apply_action", **args)
+        self._forget()
+        self._set_status(r)
+        return list(r.get("events", [])) if events else None
+
+    def returns(self, kind: str = "score") -> List[float]:
+        """Per player: ``"score"`` (default, the scores so far), ``"win-loss"`` or ``"rank"``."""
+        if kind == "score":
+            return list(self._full_info()["returns"])
+        r = self._request("returns", state_id=self.id, kind=kind)
+        return [float(x) for x in _arrays.to_list(_arrays.decode(r["returns"]))]
+
+    def rewards(self, kind: str = "score") -> List[float]:
+        """Per player, the change of the returns by the last action applied."""
+        if kind == "score":
+            return list(self._full_info()["rewards"])
+        r = self._request("rewards", state_id=self.id, kind=kind)
+        return [float(x) for x in _arrays.to_list(_arrays.decode(r["rewards"]))]
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    def observation_tensor(self, player: Optional[int] = None) -> Any:
+        """The observation of ``player`` (default: the player to decide, else 0), a flat float32
+        array of ``observation_tensor_size()`` entries (numpy, else ``array.array``)."""
+        if player is None:
+            cp = self.current_player()
+            player = cp if cp >= 0 else 0
+        player = int(player)
+        if player not in self._observations:
+            if self._full is None:
+                self._fetch(observation=player)  # the decision's data and the observation at once
+            if player not in self._observations:
+                r = self._request("observation_tensor", state_id=self.id, player=player)
+                self._observations[player] = _arrays.decode(r["observation"])
+        obs = self._observations[player]
+        return obs.copy() if _arrays.HAVE_NUMPY else obs[:]
+
+    def action_to_string(self, player_or_action: int, action: Optional[int] = None) -> str:
+        """``action_to_string(action)`` or OpenSpiel's ``action_to_string(player, action)``."""
+        a = player_or_action if action is None else action
+        return str(self._request("action_to_string", state_id=self.id, action=int(a))["text"])
+
+    def __str__(self) -> str:
+        return str(self._request("state_to_string", state_id=self.id)["text"])
+
+    def __repr__(self) -> str:
+        status = self._status
+        where = "?" if status is None else ("terminal" if status[2] else "chance" if status[1] else f"player {status[0]}")
+        return f"<meeplekit State {self.id} {where}>"
+
+    def clone(self) -> "State":
+        """An independent copy (a new handle on the server); the cached reads are copied too."""
+        r = self._request("clone", state_id=self.id)
+        copy = State(self._game, r["state_id"], self._status)
+        if self._full is not None:
+            copy._full = {k: list(v) for k, v in self._full.items()}
+        copy._outcomes = self._outcomes
+        copy._observations = dict(self._observations)
+        return copy
+
+    def __copy__(self) -> "State":
+        return self.clone()
+
+    def __deepcopy__(self, memo: Any) -> "State":
+        return self.clone()
+
+    def child(self, action: int) -> "State":
+        """A copy with ``action`` applied."""
+        copy = self.clone()
+        copy.apply_action(action)
+        return copy
+
+    def serialize(self) -> str:
+        """Text that :meth:`Game.deserialize_state` reads back (the library's saved state)."""
+        return str(self._request("serialize", state_id=self.id)["text"])
+
+    def determinize(self, player: int, seed: Any = None) -> "State":
+        """A full state consistent with what ``player`` knows, with the unseen parts (the order of
+        the bag, The Castle's face-down tokens) drawn anew from ``seed``."""
+        r = self._request("determinize", state_id=self.id, player=int(player), seed=_seed(seed))
+        return State(self._game, r["state_id"])
+
+    def resample_from_infostate(self, player_id: int, seed: Any = None) -> "State":
+        """OpenSpiel's name for :meth:`determinize`."""
+        return self.determinize(player_id, seed)
+
+    def num_players(self) -> int:
+        return self._game.num_players()
+
+    # -- the handle -----------------------------------------------------------------------------
+
+    def free(self) -> None:
+        """Deletes the server's handle now; the object is unusable afterwards."""
+        if self._finalizer.detach() is not None:
+            try:
+                self._server.delete([self.id])
+            except MeepleError:
+                pass
+
+    def __enter__(self) -> "State":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.free()

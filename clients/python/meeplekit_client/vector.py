@@ -1,0 +1,193 @@
+"""A vectorized environment: ``num_envs`` games stepped together in one request per step."""
+
+from __future__ import annotations
+
+import random as _random
+import weakref
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from . import _arrays
+from .errors import MeepleError
+from .server import Server
+from .spiel import Game, _seed, load_game
+
+
+class VecBatch:
+    """What the server says about every env after a reset or a step.
+
+    Arrays are numpy arrays when numpy is available, else ``array.array`` (one dimension) or
+    lists of ``array.array`` rows (two dimensions):
+
+    - ``current_player`` (int32 ``[N]``): the player to decide in each env, -4 when an env is over
+      (and not reset). Chance nodes never show: the server resolves them.
+    - ``legal_actions`` (``masks="list"``): per env, the legal action ids ascending (``legal_flat``
+      and ``legal_offsets`` are the same as one flat array and ``N + 1`` offsets).
+    - ``mask`` (``masks="dense"``): uint8 ``[N, num_distinct_actions]``.
+    - ``rewards`` (float32 ``[N, players]``): the score rewards of the step, for every player.
+    - ``done`` (bool ``[N]``): whether the env's game ended in this step.
+    - ``returns`` (float32 ``[N, players]``): the final scores of the envs that ended in this
+      step, else 0. With ``auto_reset`` such an env is already in a new game, which everything else
+      describes.
+    - ``observations`` (float32 ``[N, size]``, with ``observations=True``): each env's current
+      player's observation.
+    """
+
+    __slots__ = ("current_player", "legal_actions", "legal_flat", "legal_offsets", "mask", "rewards", "done", "returns", "observations", "raw")
+
+    def __init__(self, r: Mapping[str, Any]):
+        self.raw = r
+        self.current_player = _arrays.decode(r["current_player"])
+        legal = r.get("legal")
+        if legal is not None:
+            self.legal_flat = _arrays.decode(legal["actions"])
+            self.legal_offsets = _arrays.decode(legal["offsets"])
+            self.legal_actions: Optional[List[Any]] = _arrays.split(self.legal_flat, self.legal_offsets)
+        else:
+            self.legal_flat = self.legal_offsets = self.legal_actions = None
+        self.mask = _arrays.decode(r["mask"]) if "mask" in r else None
+        self.rewards = _arrays.decode(r["rewards"])
+        done = _arrays.decode(r["done"])
+        self.done = done.astype(bool) if _arrays.HAVE_NUMPY else [bool(d) for d in done]
+        self.returns = _arrays.decode(r["returns"])
+        self.observations = _arrays.decode(r["observations"]) if "observations" in r else None
+
+    def __len__(self) -> int:
+        return len(self.current_player)
+
+    def __repr__(self) -> str:
+        return f"<VecBatch of {len(self)} envs, {int(sum(1 for d in self.done if d))} done>"
+
+
+class VectorEnv:
+    """``num_envs`` games of one ruleset, stepped together: one request per :meth:`step`.
+
+    ``game`` is a game name (with ``expansions``, ``players`` and ``options`` as for
+    :func:`load_game`) or a :class:`Game`. Chance is resolved inside the server from ``seed``
+    (reproducible). ``auto_reset`` starts a new game in an env as soon as one ends.
+    ``observations=True`` sends each env's observation with every batch; ``masks`` is ``"list"``
+    (legal action ids per env), ``"dense"`` (a mask per env) or ``"none"``."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        game: Union[str, Game] = "classic",
+        *,
+        expansions: Sequence[str] = (),
+        players: int = 2,
+        options: Optional[Mapping[str, Any]] = None,
+        seed: Any = None,
+        auto_reset: bool = True,
+        observations: bool = False,
+        masks: str = "list",
+        server: Optional[Server] = None,
+    ):
+        if masks not in ("list", "dense", "none"):
+            raise ValueError("masks must be 'list', 'dense' or 'none'")
+        self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)
+        self.server = self.game.server
+        self.num_envs = int(num_envs)
+        self.masks = masks
+        self.auto_reset = auto_reset
+        r = self.server.request(
+            "vec_make",
+            game_id=self.game.id,
+            num_envs=self.num_envs,
+            seed=_seed(seed),
+            auto_reset=bool(auto_reset),
+            observations=bool(observations),
+            masks=masks,
+        )
+        self.id: str = r["env_id"]
+        self._fresh: Optional[VecBatch] = VecBatch(r)
+        self.last: VecBatch = self._fresh
+        """The last batch returned (by the constructor, :meth:`reset` or :meth:`step`)."""
+        self._closed = False
+        self._finalizer = weakref.finalize(self, self.server._discard, self.id)
+        self._finalizer.atexit = False
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players()
+
+    @property
+    def num_actions(self) -> int:
+        return self.game.num_distinct_actions()
+
+    def reset(self, seed: Any = None) -> VecBatch:
+        """Starts every env anew (from ``seed`` when given) and returns the batch. The first call
+        after construction without a seed returns the constructor's batch (no request)."""
+        if self._fresh is not None and seed is None:
+            batch, self._fresh = self._fresh, None
+            return batch
+        self._fresh = None
+        args: Dict[str, Any] = {"env_id": self.id}
+        if seed is not None:
+            args["seed"] = _seed(seed)
+        self.last = VecBatch(self.server.request("vec_reset", **args))
+        return self.last
+
+    def step(self, actions: Any) -> VecBatch:
+        """Applies one action per env (``-1`` for an env that is over and not reset) and returns the
+        new batch. An illegal action raises :class:`MeepleError` (``protocol/illegal-action``) and
+        no env moves."""
+        if len(actions) != self.num_envs:
+            raise ValueError(f"step needs {self.num_envs} actions, got {len(actions)}")
+        self._fresh = None
+        self.last = VecBatch(self.server.request("vec_step", env_id=self.id, actions=_arrays.encode_int32(actions)))
+        return self.last
+
+    def random_actions(self, batch: Optional[VecBatch] = None, rng: Any = None) -> Any:
+        """A uniformly random legal action per env of ``batch`` (default: the last one), -1 for
+        an env with none. ``rng``: a ``random.Random`` or a ``numpy.random.Generator``."""
+        batch = batch if batch is not None else self.last
+        n = len(batch)
+        if _arrays.HAVE_NUMPY:
+            np = _arrays.np
+            if isinstance(rng, np.random.Generator):
+                gen = rng
+            else:
+                gen = np.random.default_rng(None if rng is None else rng.getrandbits(64))
+            out = np.full(n, -1, dtype=np.int32)
+            if batch.legal_offsets is not None:
+                offsets, flat = batch.legal_offsets.astype(np.int64), batch.legal_flat
+                counts = offsets[1:] - offsets[:-1]
+                has = counts > 0
+                pick = offsets[:-1] + np.floor(gen.random(n) * counts).astype(np.int64)
+                out[has] = flat[pick[has]]
+                return out
+            if batch.mask is not None:
+                for i in range(n):
+                    legal = np.flatnonzero(batch.mask[i])
+                    if len(legal):
+                        out[i] = legal[gen.integers(len(legal))]
+                return out
+        else:
+            r = rng if rng is not None else _random
+            if batch.legal_offsets is not None:
+                offs, flat = batch.legal_offsets, batch.legal_flat
+                return [flat[offs[i] + r.randrange(offs[i + 1] - offs[i])] if offs[i + 1] > offs[i] else -1 for i in range(n)]
+            if batch.mask is not None:
+                out_list = []
+                for row in batch.mask:
+                    legal = [i for i, m in enumerate(row) if m]
+                    out_list.append(legal[r.randrange(len(legal))] if legal else -1)
+                return out_list
+        raise ValueError("random_actions needs masks='list' or 'dense'")
+
+    def close(self) -> None:
+        """Frees the envs on the server (the server stays up)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._finalizer.detach()
+        try:
+            if self.server.alive:
+                self.server.request("vec_close", env_id=self.id)
+        except MeepleError:
+            pass
+
+    def __enter__(self) -> "VectorEnv":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,115 @@
+"""The vector environment: batches, steps, auto-reset, reproducibility."""
+
+from __future__ import annotations
+
+import random
+import unittest
+
+from _support import start_server
+
+from meeplekit_client import HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, VectorEnv, load_game
+
+
+def rows(x):
+    return [list(r) for r in x]
+
+
+class VectorTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = start_server()
+        cls.game = load_game("classic", players=2, server=cls.server)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()
+
+    def test_batch_and_auto_reset(self):
+        n = 4
+        with VectorEnv(n, self.game, seed="vec", observations=True) as env:
+            batch = env.reset()
+            self.assertEqual(len(batch), n)
+            self.assertEqual(list(batch.current_player), [0] * n)
+            self.assertEqual(len(batch.legal_actions), n)
+            for legal in batch.legal_actions:
+                self.assertGreater(len(legal), 0)
+                self.assertEqual(list(legal), sorted(legal))
+            self.assertEqual(len(batch.observations), n)
+            self.assertEqual(len(batch.observations[0]), self.game.observation_tensor_size())
+            if HAVE_NUMPY:
+                self.assertEqual(batch.observations.shape, (n, self.game.observation_tensor_size()))
+                self.assertEqual(batch.rewards.shape, (n, 2))
+            totals = [[0.0, 0.0] for _ in range(n)]
+            finished = []
+            rng = random.Random(5)
+            for _ in range(400):
+                batch = env.step(env.random_actions(batch, rng))
+                for i in range(n):
+                    totals[i] = [t + float(r) for t, r in zip(totals[i], batch.rewards[i])]
+                    if batch.done[i]:
+                        final = [float(x) for x in batch.returns[i]]
+                        self.assertEqual(totals[i], final)  # the rewards sum to the final scores
+                        self.assertGreater(sum(final), 0)
+                        finished.append(final)
+                        totals[i] = [0.0, 0.0]
+                        # auto-reset: the env already stands at the new game's first decision
+                        self.assertEqual(int(batch.current_player[i]), 0)
+                        self.assertGreater(len(batch.legal_actions[i]), 0)
+                    else:
+                        self.assertEqual([float(x) for x in batch.returns[i]], [0.0, 0.0])
+                if len(finished) >= n:
+                    break
+            self.assertGreaterEqual(len(finished), n)
+
+    def test_reproducible_and_dense(self):
+        def run(masks):
+            with VectorEnv(3, self.game, seed=11, masks=masks) as env:
+                batch = env.reset()
+                seen = []
+                rng = random.Random(6)
+                for _ in range(30):
+                    if masks == "list":
+                        legal = [list(x) for x in batch.legal_actions]
+                    else:
+                        legal = [[i for i, m in enumerate(row) if m] for row in batch.mask]
+                    seen.append(legal)
+                    batch = env.step([rng.choice(x) for x in legal])
+                return seen
+
+        a = run("list")
+        self.assertEqual(a, run("list"))
+        self.assertEqual(a, run("dense"))
+
+    def test_no_auto_reset(self):
+        with VectorEnv(2, self.game, seed="end", auto_reset=False, masks="list") as env:
+            batch = env.reset()
+            rng = random.Random(7)
+            done_once = [False, False]
+            for _ in range(500):
+                batch = env.step(env.random_actions(batch, rng))
+                for i in range(2):
+                    done_once[i] = done_once[i] or bool(batch.done[i])
+                if all(int(p) == TERMINAL_PLAYER for p in batch.current_player):
+                    break
+            self.assertEqual([int(p) for p in batch.current_player], [TERMINAL_PLAYER] * 2)
+            self.assertEqual(done_once, [True, True])
+            self.assertEqual([len(x) for x in batch.legal_actions], [0, 0])
+            batch = env.step([-1, -1])  # ignored for envs that are over
+            self.assertEqual([int(p) for p in batch.current_player], [TERMINAL_PLAYER] * 2)
+            batch = env.reset(seed="again")
+            self.assertEqual([int(p) for p in batch.current_player], [0, 0])
+
+    def test_illegal_vector_action(self):
+        with VectorEnv(2, self.game, seed="bad") as env:
+            batch = env.reset()
+            good = env.random_actions(batch, random.Random(8))
+            with self.assertRaises(MeepleError) as caught:
+                env.step([int(good[0]), 0])  # 0: the north-west corner of the window, never legal at the start
+            self.assertEqual(caught.exception.code, "protocol/illegal-action")
+            # nothing moved: env 0's placement is still legal (after a move it would be at the deploy step)
+            batch2 = env.step(good)
+            self.assertEqual(len(batch2), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
