@@ -4,6 +4,7 @@
  * action (with explicit chance).
  */
 import { collectPlacements } from '../core/board.js';
+import type { Emit, GameEvent } from '../core/events.js';
 import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY, type ExpansionMove, type GameState, type GameView, type Move } from '../core/state.js';
 import type { Immutable, Rotation } from '../core/types.js';
@@ -193,11 +194,11 @@ export function writeLegal(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
  * Applies a legal action to `s` in place (explicit chance unless `seeded`). Throws a RangeError
  * for an illegal action; in the combined form a placement may then already be played. @internal
  */
-export function playAction(rules: Ruleset, layout: ActionLayout, s: GameState, a: number, form: ActionForm, scratch: Scratch, seeded: boolean): void {
+export function playAction(rules: Ruleset, layout: ActionLayout, s: GameState, a: number, form: ActionForm, scratch: Scratch, seeded: boolean, emit: Emit = null): void {
   if (isChanceNode(s)) {
     if (!isDrawable(rules, s, a)) throw new RangeError(`action ${a} is not a chance outcome here`);
-    if (seeded) playChance(rules, s, a, null);
-    else playChanceExplicit(rules, s, a, scratch.discarded);
+    if (seeded) playChance(rules, s, a, emit);
+    else playChanceExplicit(rules, s, a, scratch.discarded, emit);
     return;
   }
   let split = a;
@@ -208,11 +209,11 @@ export function playAction(rules: Ruleset, layout: ActionLayout, s: GameState, a
     else {
       const place = decodeSplit(rules, layout, s, Math.floor(a / D));
       if (place === null || checkMove(rules, s, place) !== null) throw new RangeError(`action ${a} is not legal here`);
-      playOne(rules, s, place, scratch, seeded);
+      playOne(rules, s, place, scratch, seeded, emit);
       const c = a % D;
       const deploying = s.step.kind === 'deploy' && s.step.player === place.player;
       if (c === 0) {
-        if (deploying) playOne(rules, s, { type: 'pass', player: place.player }, scratch, seeded);
+        if (deploying) playOne(rules, s, { type: 'pass', player: place.player }, scratch, seeded, emit);
         return;
       }
       if (!deploying) throw new RangeError(`action ${a} deploys, but no deploy step follows this placement`);
@@ -221,12 +222,12 @@ export function playAction(rules: Ruleset, layout: ActionLayout, s: GameState, a
   }
   const move = decodeSplit(rules, layout, s, split);
   if (move === null || checkMove(rules, s, move) !== null) throw new RangeError(`action ${a} is not legal here`);
-  playOne(rules, s, move, scratch, seeded);
+  playOne(rules, s, move, scratch, seeded, emit);
 }
 
-function playOne(rules: Ruleset, s: GameState, move: Move, scratch: Scratch, seeded: boolean): void {
-  if (seeded) playMove(rules, s, move, null);
-  else playExplicit(rules, s, move, scratch.discarded);
+function playOne(rules: Ruleset, s: GameState, move: Move, scratch: Scratch, seeded: boolean, emit: Emit): void {
+  if (seeded) playMove(rules, s, move, emit);
+  else playExplicit(rules, s, move, scratch.discarded, false, emit);
 }
 
 /**
@@ -396,18 +397,61 @@ export function actionToString(rules: Ruleset, state: Immutable<GameState>, acti
   return `${describeMove(rules, state, moves[0]!)} + ${describeMove(rules, copy, moves[1]!)}`;
 }
 
+/** Options of {@link applyAction}. */
+export interface ApplyActionOptions {
+  /** The action form (default `'split'`). */
+  readonly form?: ActionForm;
+  /** `true`: also return the events the action caused, as `applyMove` does. */
+  readonly events?: boolean;
+}
+
+/** What {@link applyAction} returns with `events: true`. */
+export interface ActionTransition {
+  /** The state after the action. */
+  readonly state: GameState;
+  /**
+   * What happened, in order, as `applyMove` reports it; at a chance node the draw (`tile-drawn`,
+   * and `tile-discarded` for a tile that fits nowhere) or the module's own events. When the action
+   * ends a turn, the events stop before the next draw, which is the chance node that follows.
+   */
+  readonly events: GameEvent[];
+}
+
 /**
  * The state after a legal action (a chance outcome at a chance node), as a new plain, mutable
  * state; the input is not changed. When the action ends a turn, the result is a chance node: the
  * next tile is drawn by applying one of its {@link chanceOutcomes}, never by the seeded generator
- * (so the result no longer replays from its seed, and `parseState` refuses it). No events.
+ * (so the result no longer replays from its seed, and `parseState` refuses it: save it with
+ * {@link serializeResearchState}). With `{ events: true }` it returns the state and the events.
  *
  * @throws RangeError for an action that is not legal here (a caller's bug).
+ *
+ * @example
+ * ```ts
+ * import { createRuleset } from 'meeplekit';
+ * import { applyAction, chanceOutcomes, legalActions, newInitialState } from 'meeplekit/ai';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const start = newInitialState(rules.value, { players: 2, seed: 'events' }); // the first draw
+ * const drawn = applyAction(rules.value, start, chanceOutcomes(rules.value, start)[0]!.outcome, { events: true });
+ * console.log(drawn.events); // [ { type: 'tile-drawn', player: 0, tile: 'A' } ]
+ * const placed = applyAction(rules.value, drawn.state, legalActions(rules.value, drawn.state)[0]!, { events: true });
+ * console.log(placed.events[0]!.type); // tile-placed
+ * ```
  */
-export function applyAction(rules: Ruleset, state: Immutable<GameState>, action: number, form: ActionForm = 'split'): GameState {
+export function applyAction(rules: Ruleset, state: Immutable<GameState>, action: number, options: ApplyActionOptions & { readonly events: true }): ActionTransition;
+export function applyAction(rules: Ruleset, state: Immutable<GameState>, action: number, form?: ActionForm | ApplyActionOptions): GameState;
+export function applyAction(rules: Ruleset, state: Immutable<GameState>, action: number, options: ActionForm | ApplyActionOptions = 'split'): GameState | ActionTransition {
   assertRuleset(rules, state);
+  const { form = 'split', events = false } = typeof options === 'string' ? { form: options } : options;
   const s = cloneState(state);
   concealAll(rules, s);
-  playAction(rules, actionLayout(rules), s, action, form, newScratch(), false);
-  return s;
+  if (!events) {
+    playAction(rules, actionLayout(rules), s, action, form, newScratch(), false);
+    return s;
+  }
+  const list: GameEvent[] = [];
+  playAction(rules, actionLayout(rules), s, action, form, newScratch(), false, (e) => list.push(e));
+  return { state: s, events: list };
 }

@@ -5,7 +5,7 @@
  * engine's draw would have: a tile that fits nowhere is discarded and another drawn, an empty bag
  * ends the game.
  */
-import type { Emit } from '../core/events.js';
+import type { Emit, GameEvent } from '../core/events.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView, Move } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
@@ -169,19 +169,43 @@ export function playChance(rules: Ruleset, s: GameState, k: number, emit: Emit):
 /**
  * Plays a legal move in place with explicit chance: when the move ends the turn, the engine's
  * seeded draw is taken back and the state becomes a chance node. When the draw ended the game
- * (every tile left fitted nowhere, so all were discarded, in any order alike) it stands. @internal
+ * (every tile left fitted nowhere, so all were discarded, in any order alike) it stands. With
+ * `emit`, the move's events go there, less those of the draw taken back. @internal
  */
-export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[], owned = false): void {
+export function playExplicit(rules: Ruleset, s: GameState, move: Move, discarded: number[], owned = false, emit: Emit = null): void {
   const turn = noteDiscards(s, discarded);
-  playMove(rules, s, move, null, owned);
-  takeBackDraw(rules, s, discarded, turn);
+  if (emit === null) {
+    playMove(rules, s, move, null, owned);
+    takeBackDraw(rules, s, discarded, turn);
+    return;
+  }
+  const events: GameEvent[] = [];
+  playMove(rules, s, move, (e) => events.push(e), owned);
+  forwardEvents(events, takeBackDraw(rules, s, discarded, turn), emit);
 }
 
 /** Applies a chance outcome in place with explicit chance (a module's outcome may end the turn: its draw is taken back). @internal */
-export function playChanceExplicit(rules: Ruleset, s: GameState, k: number, discarded: number[]): void {
+export function playChanceExplicit(rules: Ruleset, s: GameState, k: number, discarded: number[], emit: Emit = null): void {
   const turn = noteDiscards(s, discarded);
-  playChance(rules, s, k, null);
-  takeBackDraw(rules, s, discarded, turn);
+  if (emit === null) {
+    playChance(rules, s, k, null);
+    takeBackDraw(rules, s, discarded, turn);
+    return;
+  }
+  const events: GameEvent[] = [];
+  playChance(rules, s, k, (e) => events.push(e));
+  forwardEvents(events, takeBackDraw(rules, s, discarded, turn), emit);
+}
+
+/**
+ * Hands `events` to `emit`; when the engine's draw was taken back (`tookBack`), without that
+ * draw's events: the drawn and discarded tiles at the end of the list (the draw is the last thing
+ * a turn does), which a chance outcome decides instead.
+ */
+function forwardEvents(events: GameEvent[], tookBack: boolean, emit: NonNullable<Emit>): void {
+  let end = events.length;
+  if (tookBack) while (end > 0 && (events[end - 1]!.type === 'tile-drawn' || events[end - 1]!.type === 'tile-discarded')) end--;
+  for (let i = 0; i < end; i++) emit(events[i]!);
 }
 
 /** Copies the discard counts into `discarded` before a step that may end the turn; returns the turn. */
@@ -191,10 +215,21 @@ function noteDiscards(s: GameState, discarded: number[]): number {
   return s.turn;
 }
 
-/** When the turn passed since `turn`, takes the engine's seeded draw back: the state becomes a chance node. */
-function takeBackDraw(rules: Ruleset, s: GameState, discarded: readonly number[], turn: number): void {
+/** When the turn passed since `turn`, takes the engine's seeded draw back: the state becomes a chance node. Whether it did. */
+function takeBackDraw(rules: Ruleset, s: GameState, discarded: readonly number[], turn: number): boolean {
+  if (s.turn === turn || s.step.kind !== 'place-tile') return false;
+  backToChance(rules, s, discarded);
+  return true;
+}
+
+/**
+ * Takes back the draw of the tile the active player holds (`state.step` is a `place-tile` step
+ * that nobody has played yet), and the discards it made (the counts before it are in
+ * `discarded`): the state becomes the chance node of that draw. @internal
+ */
+export function backToChance(rules: Ruleset, s: GameState, discarded: readonly number[]): void {
   const step = s.step;
-  if (s.turn === turn || step.kind !== 'place-tile') return;
+  if (step.kind !== 'place-tile') throw new Error('backToChance: no drawn tile to take back');
   s.bag[rules.tileIndex[step.tile]!]!++;
   const d = s.discarded;
   for (let i = 0; i < d.length; i++) {

@@ -53,7 +53,12 @@ export {
   movesToAction,
   actionToString,
   applyAction,
+  type ApplyActionOptions,
+  type ActionTransition,
 } from './actions.js';
+export { newInitialState, type InitialStateOptions } from './initial.js';
+export { serializeResearchState, deserializeResearchState, RESEARCH_STATE_FORMAT, RESEARCH_STATE_VERSION } from './research-state.js';
+export { stateToString } from './text.js';
 export { chanceOutcomes, isChanceNode, CHANCE_STEP, CHANCE_PLAYER, TERMINAL_PLAYER, type ChanceOutcome } from './chance.js';
 export { returns, rewards } from './returns.js';
 export { observationSpec, writeObservationTensor, OBSERVATION_WINDOW, type ObservationSpec } from './observation.js';

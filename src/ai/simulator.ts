@@ -16,6 +16,9 @@ import { actionToString as actionString, capacity, combinedPlacements, encodeSpl
 import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExplicit, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
+import { serializeResearchState } from './research-state.js';
+import { stateToString } from './text.js';
+import type { GameEvent } from '../core/events.js';
 
 /** Options of the research {@link createResearchSimulator}. */
 export interface ResearchSimulatorOptions {
@@ -95,6 +98,11 @@ export interface ResearchSimulator {
   chanceOutcomes(): ChanceOutcome[];
   /** Applies a legal action or chance outcome. Throws a RangeError for an illegal one. */
   applyAction(action: number): void;
+  /**
+   * Applies a legal action or chance outcome and returns its events (as the module function
+   * `applyAction` with `events: true`: the events stop before the next draw's chance node).
+   */
+  applyAction(action: number, options: { readonly events: true }): GameEvent[];
   /** Applies a random action: uniform over the legal actions, or a chance outcome by its probability. Returns it. */
   applyRandom(random: RandomSource): number;
   /**
@@ -114,6 +122,10 @@ export interface ResearchSimulator {
   clone(): ResearchSimulator;
   /** A plain deep copy of the state (not frozen). */
   snapshot(): GameState;
+  /** The state as text (see {@link serializeResearchState}); load it with `deserializeResearchState`. */
+  serialize(): string;
+  /** The state as readable text for logs and language models (see {@link stateToString}). */
+  toString(): string;
 }
 
 class Research implements ResearchSimulator {
@@ -185,9 +197,17 @@ class Research implements ResearchSimulator {
     for (let i = 0; i < prev.length; i++) prev[i] = s.scores[i]!;
     this.#prev.step = s.step;
   }
-  applyAction(action: number): void {
+  applyAction(action: number): void;
+  applyAction(action: number, options: { readonly events: true }): GameEvent[];
+  applyAction(action: number, options?: { readonly events?: boolean }): GameEvent[] | void {
     this.#remember();
-    playAction(this.rules, this.#layout, this.#s, action, this.form, this.#scratch, this.chance === 'seeded');
+    if (options?.events !== true) {
+      playAction(this.rules, this.#layout, this.#s, action, this.form, this.#scratch, this.chance === 'seeded');
+      return;
+    }
+    const events: GameEvent[] = [];
+    playAction(this.rules, this.#layout, this.#s, action, this.form, this.#scratch, this.chance === 'seeded', (e) => events.push(e));
+    return events;
   }
   /** A chance outcome drawn by its probability, exactly as the engine draws from the bag. */
   #sampleChance(random: RandomSource): number {
@@ -308,6 +328,12 @@ class Research implements ResearchSimulator {
   }
   snapshot(): GameState {
     return cloneState(this.#s);
+  }
+  serialize(): string {
+    return serializeResearchState(this.rules, this.#s);
+  }
+  toString(): string {
+    return stateToString(this.rules, this.#s);
   }
 }
 

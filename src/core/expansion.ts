@@ -412,4 +412,19 @@ export interface ModuleChance {
    * turn go on; `'wait'` after setting one of the module's own steps.
    */
   apply(ctx: HookContext, outcome: number): 'wait' | 'done';
+  /**
+   * Loading a research state (`deserializeResearchState` replays it from its own record, with
+   * explicit chance): at one of the module's chance nodes of the replay, the outcome that `stored`
+   * (the state being loaded: untrusted JSON, read with care) shows was decided there, or null when
+   * `stored` has not decided it (it stands at this node, or does not hold a valid outcome). Needed
+   * when the module's chance nodes occur during a game.
+   */
+  recorded?(rules: Ruleset, replay: Immutable<GameView>, stored: unknown): number | null;
+  /**
+   * Loading a research state: copies into `replay`, in place, what the replay leaves concealed and
+   * `stored` (untrusted JSON) holds decided, as a determinized state or one played with seeded
+   * chance does (The Castle's face-down tokens); returns why `stored` cannot hold it, or null.
+   * Everything else is then compared with the replay.
+   */
+  restore?(rules: Ruleset, replay: GameState, stored: unknown): string | null;
 }

@@ -408,7 +408,8 @@ function differingLeaves(a: unknown, b: unknown, path: string, out: Set<string>)
 }
 
 /** `JSON.parse` for text input (other input is passed through), as a Result. */
-function parseJsonText(input: unknown, code: 'state/json' | 'replay/json'): Result<unknown, MeepleError> {
+/** Parses JSON text (anything else is taken as already parsed); `code` for text that is not JSON. @internal */
+export function parseJsonText(input: unknown, code: 'state/json' | 'replay/json'): Result<unknown, MeepleError> {
   if (typeof input !== 'string') return ok(input);
   try {
     return ok(JSON.parse(input) as unknown);
@@ -417,7 +418,8 @@ function parseJsonText(input: unknown, code: 'state/json' | 'replay/json'): Resu
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** Whether a JSON value is an object (not an array, not null). @internal */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

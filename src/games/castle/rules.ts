@@ -107,7 +107,10 @@ export class CastleRules {
     sl.wall[t] = 0;
     sl.held[player]!.push({ token, turn: s.turn });
     // A concealed token (-1, research states only) is counted when a chance node reveals it.
-    if (token > 0) sl.taken[token - 1]!++;
+    if (token > 0) {
+      sl.taken[token - 1]!++;
+      sl.takenOrder.push(token);
+    }
     if (ctx.emit !== null) {
       const [a, b] = this.config.layout.towers[t]!;
       ctx.emit({ type: 'castle/token-taken', player, token, tower: [a, b], space: s.scores[player]! % 100 } as never);

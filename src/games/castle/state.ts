@@ -42,6 +42,11 @@ export interface CastleSlice {
    * player, used or not: public, so what is still unseen (on the wall or in the box) is known.
    */
   taken: number[];
+  /**
+   * The kinds of the tokens taken face up, by either player, in the order taken (public, like
+   * `taken`): what a replay of a research state needs to reveal each token as it was.
+   */
+  takenOrder: number[];
   /** Per player: where the keep stands, or null while it is in supply. */
   keep: (KeepPlace | null)[];
   /** The turn after which the active player plays again (wall token 1), or -1. */

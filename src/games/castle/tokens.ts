@@ -32,6 +32,7 @@ export function castleSetup(c: CastleRules, players: number, random: (n: number)
     wall,
     held: Array.from({ length: players }, () => []),
     taken: new Array<number>(9).fill(0),
+    takenOrder: [],
     keep: new Array<KeepPlace | null>(players).fill(null),
     extraTurn: -1,
     majorityTurn: -1,
@@ -83,6 +84,16 @@ function unseenTokens(s: Immutable<GameView>): number[] {
   return left;
 }
 
+/** The value at `path` inside untrusted JSON, or undefined. */
+function readPath(value: unknown, path: readonly (string | number)[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<string | number, unknown>)[key];
+  }
+  return v;
+}
+
 /** Copies of each token kind 1..9 in the game (index kind - 1): two each. */
 const WALL_TOKENS_PER_KIND: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => WALL_TOKENS.filter((t) => t === k).length);
 
@@ -116,6 +127,7 @@ export function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
           const token = draw();
           list[i] = { token, turn: list[i]!.turn };
           sl.taken[token - 1]!++;
+          sl.takenOrder.push(token);
         }
       }
     },
@@ -128,6 +140,27 @@ export function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
       return out;
     },
     label: (outcome) => `token ${outcome}`,
+    recorded(_rules, replay, stored) {
+      if (concealedHeld(replay) === null) return null;
+      // The token just taken is the next one in the order the state says tokens were taken.
+      const token = readPath(stored, ['ext', 'castle', 'takenOrder', slice(replay).takenOrder.length]);
+      return typeof token === 'number' && Number.isInteger(token) && token >= 1 && token <= 9 ? token : null;
+    },
+    restore(_rules, replay, stored) {
+      const wall = slice(replay).wall;
+      const theirs = readPath(stored, ['ext', 'castle', 'wall']);
+      if (!Array.isArray(theirs) || theirs.length !== wall.length) return 'the wall tokens must be an array with one entry per tower';
+      for (let t = 0; t < wall.length; t++) {
+        const token: unknown = theirs[t];
+        // Only a token the replay left face down may be told; the others are compared as they are.
+        if (wall[t] !== -1 || token === -1) continue;
+        if (typeof token !== 'number' || !Number.isInteger(token) || token < 1 || token > 9) return `wall token ${t} must be -1 (concealed) or a kind from 1 to 9`;
+        wall[t] = token;
+      }
+      // Decided face-down tokens are drawn from those nobody has seen: never more than there are.
+      if (unseenTokens(replay).some((n) => n < 0)) return 'the face-down wall tokens hold more copies of a kind than the game has';
+      return null;
+    },
     apply(ctx, outcome) {
       const s = ctx.state;
       const sl = slice(s);
@@ -135,6 +168,7 @@ export function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
       const list = sl.held[at[0]]!;
       list[at[1]] = { token: outcome, turn: list[at[1]]!.turn };
       sl.taken[outcome - 1]!++;
+      sl.takenOrder.push(outcome);
       // Go on with what the hook that paused for the reveal was about to do.
       const flow = s.flow;
       const next = flow !== null && flow.phase === 'score' ? orderScorings(c, ctx) : askExtraTurn(c, ctx);
