@@ -11,7 +11,7 @@ from ._arrays import HAVE_NUMPY
 from .aec import AECEnv
 from .errors import MeepleError, ServerError
 from .server import DEFAULT_COMMAND, PROTOCOL, Server, close_default_server, default_server, resolve_command
-from .spiel import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State, load_game
+from .spiel import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State, fetch, free, load_game
 from .vector import VecBatch, VectorEnv
 
 __version__ = "0.1.0"
@@ -32,6 +32,8 @@ __all__ = [
     "VectorEnv",
     "close_default_server",
     "default_server",
+    "fetch",
+    "free",
     "load_game",
     "resolve_command",
 ]

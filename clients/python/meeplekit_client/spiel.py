@@ -166,22 +166,27 @@ class State:
     # -- requests and cache -----------------------------------------------------------------------
 
     def _request(self, op: str, **args: Any) -> Dict[str, Any]:
-        """A request about this state; actions applied since the last request (and known to be
-        legal) are sent first, in the same write: one round trip."""
+        """A request about this state (see :meth:`_requests`)."""
         if not self._pending:
             return self._server.request(op, **args)
+        return self._requests([(op, args)])[0]
+
+    def _requests(self, reqs: List[Tuple[str, Mapping[str, Any]]]) -> List[Dict[str, Any]]:
+        """Requests about this state in one write; actions applied since the last request (known
+        to be legal) go first, in the same write: one round trip."""
         pending, self._pending = self._pending, []
-        reqs: List[Tuple[str, Mapping[str, Any]]] = [("apply_action", {"state_id": self.id, "action": a}) for a in pending]
-        reqs.append((op, args))
-        results = self._server.request_many(reqs, raise_errors=False)
-        for r in results[:-1]:
+        applies: List[Tuple[str, Mapping[str, Any]]] = [("apply_action", {"state_id": self.id, "action": a}) for a in pending]
+        results = self._server.request_many(applies + list(reqs), raise_errors=False)
+        for r in results[: len(applies)]:
             if isinstance(r, MeepleError):
                 self._forget()
                 raise r
             self._set_status(r)
-        if isinstance(results[-1], MeepleError):
-            raise results[-1]
-        return results[-1]
+        out = results[len(applies):]
+        for r in out:
+            if isinstance(r, MeepleError):
+                raise r
+        return out
 
     def _set_status(self, r: Mapping[str, Any]) -> None:
         self._status = (int(r["current_player"]), bool(r["is_chance"]), bool(r["is_terminal"]))
@@ -197,7 +202,10 @@ class State:
         args: Dict[str, Any] = {"state_id": self.id}
         if observation is not None:
             args["observation"] = int(observation)
-        r = self._request("state", **args)
+        return self._absorb(self._request("state", **args), observation)
+
+    def _absorb(self, r: Mapping[str, Any], observation: Optional[int] = None) -> Dict[str, Any]:
+        """Caches a ``state`` response."""
         self._set_status(r)
         self._legal_set = None
         self._full = {
@@ -330,10 +338,19 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy (a new handle on the server); the cached reads are copied too."""
-        r = self._request("clone", state_id=self.id)
-        copy = State(self._game, r["state_id"], self._status)
+        return self._copy(self._request("clone", state_id=self.id)["state_id"])
+
+    def clones(self, n: int) -> List["State"]:
+        """``n`` independent copies in one round trip."""
+        if n <= 0:
+            return []
+        return [self._copy(r["state_id"]) for r in self._requests([("clone", {"state_id": self.id})] * n)]
+
+    def _copy(self, state_id: str) -> "State":
+        copy = State(self._game, state_id, self._status)
         if self._full is not None:
             copy._full = {k: list(v) for k, v in self._full.items()}
+            copy._legal_set = self._legal_set
         copy._outcomes = self._outcomes
         copy._observations = dict(self._observations)
         return copy
@@ -382,3 +399,56 @@ class State:
 
     def __exit__(self, *exc: Any) -> None:
         self.free()
+
+
+def fetch(states: Sequence[State], chance: bool = True) -> None:
+    """Reads what every state in ``states`` needs for its next decision (its ``state`` data, and
+    with ``chance`` its chance outcomes) in one round trip per server, sending the actions applied
+    to them since their last request first. Afterwards ``legal_actions``, ``current_player``,
+    ``returns``, ``rewards`` and (at chance nodes) ``chance_outcomes`` of each are cached: a search
+    that advances many states in lockstep pays one round trip per step, not one per state."""
+    by_server: Dict[int, List[State]] = {}
+    for st in states:
+        if st._full is None or (chance and st._outcomes is None and (st._status is None or st._status[1])):
+            by_server.setdefault(id(st._server), []).append(st)
+    for group in by_server.values():
+        reqs: List[Tuple[str, Mapping[str, Any]]] = []
+        plan: List[Tuple[State, int, int]] = []  # state, its pending applies, whether chance_outcomes was asked
+        for st in group:
+            pending, st._pending = st._pending, []
+            reqs.extend(("apply_action", {"state_id": st.id, "action": a}) for a in pending)
+            reqs.append(("state", {"state_id": st.id}))
+            ask = 1 if chance else 0
+            if ask:
+                reqs.append(("chance_outcomes", {"state_id": st.id}))
+            plan.append((st, len(pending), ask))
+        results = group[0]._server.request_many(reqs, raise_errors=False)
+        at = 0
+        first_error: Optional[MeepleError] = None
+        for st, applies, ask in plan:
+            mine = results[at:at + applies + 1 + ask]
+            at += applies + 1 + ask
+            error = next((r for r in mine if isinstance(r, MeepleError)), None)
+            if error is not None:
+                st._forget()
+                first_error = first_error or error
+                continue
+            st._absorb(mine[applies])
+            if ask:
+                st._outcomes = [(int(o), float(p)) for o, p in mine[applies + 1]["outcomes"]]
+        if first_error is not None:
+            raise first_error
+
+
+def free(states: Sequence[State]) -> None:
+    """Deletes the handles of ``states`` now, in one request per server."""
+    by_server: Dict[int, Tuple[Server, List[str]]] = {}
+    for st in states:
+        if st._finalizer.detach() is not None:
+            st._pending = []
+            by_server.setdefault(id(st._server), (st._server, []))[1].append(st.id)
+    for server, ids in by_server.values():
+        try:
+            server.delete(ids)
+        except MeepleError:
+            pass

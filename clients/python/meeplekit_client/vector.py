@@ -24,10 +24,11 @@ class VecBatch:
       and ``legal_offsets`` are the same as one flat array and ``N + 1`` offsets).
     - ``mask`` (``masks="dense"``): uint8 ``[N, num_distinct_actions]``.
     - ``rewards`` (float32 ``[N, players]``): the score rewards of the step, for every player.
-    - ``done`` (bool ``[N]``): whether the env's game ended in this step.
-    - ``returns`` (float32 ``[N, players]``): the final scores of the envs that ended in this
-      step, else 0. With ``auto_reset`` such an env is already in a new game, which everything else
-      describes.
+    - ``done`` (bool ``[N]``): whether the env's game is over after the step. With ``auto_reset``
+      that is a game that ended in this step, and the env already stands in a new game, which
+      everything else describes; without it, ``done`` stays true once the game is over.
+    - ``returns`` (float32 ``[N, players]``): the final scores of the games that ended in this
+      step, else 0.
     - ``observations`` (float32 ``[N, size]``, with ``observations=True``): each env's current
       player's observation.
     """
@@ -102,6 +103,7 @@ class VectorEnv:
         self.last: VecBatch = self._fresh
         """The last batch returned (by the constructor, :meth:`reset` or :meth:`step`)."""
         self._closed = False
+        self._np_rng: Any = None
         self._finalizer = weakref.finalize(self, self.server._discard, self.id)
         self._finalizer.atexit = False
 
@@ -145,8 +147,12 @@ class VectorEnv:
             np = _arrays.np
             if isinstance(rng, np.random.Generator):
                 gen = rng
+            elif rng is None:
+                if self._np_rng is None:
+                    self._np_rng = np.random.default_rng()
+                gen = self._np_rng
             else:
-                gen = np.random.default_rng(None if rng is None else rng.getrandbits(64))
+                gen = np.random.default_rng(rng.getrandbits(64))
             out = np.full(n, -1, dtype=np.int32)
             if batch.legal_offsets is not None:
                 offsets, flat = batch.legal_offsets.astype(np.int64), batch.legal_flat
