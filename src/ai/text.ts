@@ -110,7 +110,7 @@ function drawBoard(rules: Ruleset, state: Immutable<GameView>): string[] {
   }
   const width = Math.max(String(x0).length, String(x1).length, 3);
   const out = [`board: x ${x0}..${x1} (west to east), y ${y0}..${y1} (north to south); each tile 3x3, north up`];
-  out.push(`${' '.repeat(5)}${range(x0, x1).map((x) => String(x).padStart(width).padEnd(width + 1)).join('')}`);
+  out.push(`${' '.repeat(5)}${range(x0, x1).map((x) => String(x).padStart(width).padEnd(width + 1)).join('')}`.trimEnd());
   for (let y = y0; y <= y1; y++) {
     const rows = ['', '', ''];
     for (let x = x0; x <= x1; x++) {
