@@ -62,6 +62,21 @@ def _drain(stream: Any, tail: Deque[str], echo: bool) -> None:
             pass
 
 
+def _signal(proc: "subprocess.Popen[bytes]", name: str) -> None:
+    """Sends a signal to the server's process group (POSIX), else terminates or kills it."""
+    import signal
+
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, getattr(signal, name))
+        elif name == "SIGKILL":
+            proc.kill()
+        else:
+            proc.terminate()
+    except (OSError, ProcessLookupError):
+        pass
+
+
 def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float) -> None:
     """Ends the server: closes its stdin (it exits on end of input), then terminates, then kills.
     Does nothing in a forked child: the process belongs to the parent."""
@@ -75,11 +90,11 @@ def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float) -> No
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.terminate()
+        _signal(proc, "SIGTERM")
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
-            proc.kill()
+            _signal(proc, "SIGKILL")
             proc.wait()
     try:
         if proc.stdout is not None:
@@ -141,6 +156,9 @@ class Server:
                 stderr=None if stderr == "inherit" else subprocess.PIPE,
                 cwd=cwd,
                 env=None if env is None else dict(env),
+                # Its own process group: Ctrl-C reaches the Python program, which then closes the
+                # server cleanly, and close() can end a wrapper (npx) and its node child together.
+                start_new_session=os.name == "posix",
             )
         except OSError as e:
             raise ServerError(

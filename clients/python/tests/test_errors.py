@@ -61,7 +61,7 @@ class ErrorTest(unittest.TestCase):
         server = start_server()
         game = load_game(server=server)
         state = game.new_initial_state(seed=1)
-        os.kill(server.pid, signal.SIGKILL)
+        os.killpg(server.pid, signal.SIGKILL)  # the server runs in its own process group (with npx or tsx around it)
         with self.assertRaises(ServerError) as caught:
             state.serialize()
         self.assertEqual(caught.exception.code, "client/server-exited")

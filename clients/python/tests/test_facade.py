@@ -9,7 +9,7 @@ import unittest
 
 from _support import start_server
 
-from meeplekit_client import CHANCE_PLAYER, HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, load_game
+from meeplekit_client import CHANCE_PLAYER, HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, fetch, free, load_game
 
 
 def play_random(state, rng, max_steps=2000):
@@ -158,6 +158,27 @@ class FacadeTest(unittest.TestCase):
         self.assertEqual(d1.current_player(), state.current_player())
         self.assertEqual(d1.legal_actions(), state.legal_actions())
         self.assertEqual(d1.serialize(), d2.serialize())
+
+    def test_many_states_at_once(self):
+        root = self.game.new_initial_state(seed="many")
+        root.apply_action(root.chance_outcomes()[0][0])
+        legal = root.legal_actions()
+        copies = root.clones(len(legal))
+        self.assertEqual(len({c.id for c in copies} | {root.id}), len(legal) + 1)
+        for a, c in zip(legal, copies):
+            c.apply_action(a)  # known legal: goes with the next request
+        fetch(copies)  # one round trip for all of them
+        for a, c in zip(legal, copies):
+            self.assertEqual(c.serialize(), root.child(a).serialize())
+            if c.is_chance_node():
+                self.assertAlmostEqual(sum(p for _, p in c.chance_outcomes()), 1.0, places=5)
+            else:
+                self.assertEqual(c.chance_outcomes(), [])
+        free(copies)
+        with self.assertRaises(MeepleError) as caught:
+            copies[0].serialize()
+        self.assertEqual(caught.exception.code, "protocol/unknown-handle")
+        self.assertEqual(root.legal_actions(), legal)
 
     def test_handles_freed(self):
         server = self.server
