@@ -81,6 +81,19 @@ class FacadeTest(unittest.TestCase):
                 self.assertEqual(wl[p], -1.0)
         self.assertAlmostEqual(sum(state.returns("rank")), 0.0, places=6)
 
+    def test_other_rulesets(self):
+        for name, expansions, options, players in (
+            ("castle", (), None, 2),
+            ("classic", ("river", "king-robber"), {"river": {"set": "both"}}, 3),
+        ):
+            game = load_game(name, expansions, players=players, options=options, server=self.server)
+            state = game.new_initial_state(seed=name)
+            totals, _ = play_random(state, random.Random(9))
+            self.assertEqual(totals, state.returns())
+            low, high = game.utility_bounds("score")
+            self.assertTrue(all(low <= r <= high for r in state.returns()))
+            self.assertEqual(len(state.observation_tensor(players - 1)), game.observation_tensor_size())
+
     def test_decision_reads(self):
         state = self.game.new_initial_state(seed="reads")
         state.apply_action(state.chance_outcomes()[0][0])
