@@ -1,0 +1,91 @@
+/**
+ * Handles of one connection: games (`g1`), states (`s1`) and vector environments (`v1`), kept until
+ * deleted, within {@link LIMITS}.handles (a vector environment counts each of its environments).
+ */
+import { ok } from '../core/result.js';
+import type { GameEntry } from './games.js';
+import { LIMITS, refuse, show, type Checked, type Request } from './request.js';
+import type { StateEntry } from './states.js';
+import type { VecEntry } from './vector.js';
+
+/** What the registry needs of an entry: its kind (named in messages) and how many handles it counts for. */
+export interface Entry {
+  /** `'game'`, `'state'` or `'vec'`. */
+  readonly kind: string;
+  /** Handles it counts for against the limit (a vector environment: its environments). */
+  readonly weight: number;
+}
+
+/** The handles of one connection. */
+export interface Registry<E extends Entry> {
+  /** Handles counted now (a vector environment counts its environments). */
+  readonly used: number;
+  /** Registers an entry under a fresh id starting with `prefix`, or refuses with `protocol/too-large` when the limit would be passed. */
+  add(prefix: string, entry: E): Checked<string>;
+  /** The entry of kind `kind` that a request's field `field` names, or `protocol/unknown-handle` (`protocol/request` for a non-string). */
+  get<K extends E['kind']>(value: unknown, kind: K, field: string): Checked<Extract<E, { kind: K }>>;
+  /** Removes the handles `ids` names (unknown ones are skipped: deleting is idempotent); returns how many it removed. A non-string id refuses the whole list. */
+  remove(ids: readonly unknown[], field: string): Checked<number>;
+}
+
+const KIND_NAMES: Readonly<Record<string, string>> = { game: 'a game', state: 'a state', vec: 'a vector environment' };
+
+/** An empty registry. */
+export function createRegistry<E extends Entry>(): Registry<E> {
+  const entries = new Map<string, E>();
+  const next = new Map<string, number>();
+  let used = 0;
+  const registry: Registry<E> = {
+    get used() {
+      return used;
+    },
+    add(prefix, entry) {
+      if (used + entry.weight > LIMITS.handles) {
+        return refuse('protocol/too-large', `this connection holds ${used} handles; ${entry.weight} more would pass the limit of ${LIMITS.handles}: delete some first`);
+      }
+      const n = (next.get(prefix) ?? 0) + 1;
+      next.set(prefix, n);
+      const id = `${prefix}${n}`;
+      entries.set(id, entry);
+      used += entry.weight;
+      return ok(id);
+    },
+    get(value, kind, field) {
+      if (typeof value !== 'string') return refuse('protocol/request', `'${field}' must be a handle string, got ${show(value)}`);
+      const e = entries.get(value);
+      if (e === undefined) return refuse('protocol/unknown-handle', `'${field}': ${show(value)} names nothing on this connection (never made, or deleted)`);
+      if (e.kind !== kind) return refuse('protocol/unknown-handle', `'${field}': ${show(value)} is ${KIND_NAMES[e.kind] ?? e.kind}, not ${KIND_NAMES[kind] ?? kind}`);
+      return ok(e as Extract<E, { kind: typeof kind }>);
+    },
+    remove(ids, field) {
+      for (let i = 0; i < ids.length; i++) {
+        if (typeof ids[i] !== 'string') return refuse('protocol/request', `'${field}'[${i}] must be a handle string, got ${show(ids[i])}`);
+      }
+      let n = 0;
+      for (const id of ids as readonly string[]) {
+        const e = entries.get(id);
+        // Unknown or already deleted: nothing to do (a client may free a handle twice).
+        if (e === undefined) continue;
+        entries.delete(id);
+        used -= e.weight;
+        n++;
+      }
+      return ok(n);
+    },
+  };
+  return registry;
+}
+
+/** Any handle's entry. */
+export type Handle = GameEntry | StateEntry | VecEntry;
+
+/** The handles of one connection, as every operation sees them. */
+export type Handles = Registry<Handle>;
+
+/** One operation of the protocol: the fields it takes, and what it does with a request. */
+export interface Op {
+  /** Its fields besides the envelope's `id`, `op` and `protocol` (any other is refused). */
+  readonly fields: readonly string[];
+  /** Answers the request (the response's fields besides `id` and `ok`), or refuses it, leaving every handle as it was. */
+  run(req: Request, handles: Handles): Checked<Record<string, unknown>>;
+}

@@ -1,0 +1,157 @@
+/**
+ * A session of the serve protocol: one connection's handles, and the loop body that turns one
+ * request line into exactly one response line. It knows nothing of streams (see transport.ts),
+ * so tests drive it line by line. Bad input never throws out of it and never changes a handle.
+ */
+import { ok } from '../core/result.js';
+import { gameOps, infoResponse, type ServeConfig } from './games.js';
+import { createRegistry, type Handle, type Handles, type Op } from './registry.js';
+import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, show, type ServeError } from './request.js';
+import { STATE_OPS } from './states.js';
+import { VECTOR_OPS } from './vector.js';
+
+/** Time and traffic of one operation since the session started (or the last `stats` with `reset`). */
+interface OpStats {
+  count: number;
+  errors: number;
+  parse_ms: number;
+  compute_ms: number;
+  encode_ms: number;
+}
+
+/** One connection of the serve protocol. */
+export interface Session {
+  /** The first line the server writes: `{"hello":"meeplekit","protocol":1,"version":...}`. */
+  readonly hello: string;
+  /** The response line (without its newline) to one request line. Never throws. */
+  handle(line: string): string;
+  /** The response to a request line that was cut off for passing {@link LIMITS}.lineBytes (its id unknown: null). */
+  oversized(bytes: number): string;
+  /** Adds the time the transport spent writing a response (reported by `stats` as `write_ms`). */
+  recordWrite(ms: number): void;
+}
+
+const now = (): number => performance.now();
+
+/** A response line for an error. */
+function errorLine(id: unknown, error: ServeError): string {
+  return JSON.stringify({ id, ok: false, error });
+}
+
+/** Whether a value can be a request id: a finite number, a string or null. */
+function isId(v: unknown): boolean {
+  return v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/**
+ * A new session with no handles.
+ *
+ * @example
+ * ```ts
+ * const session = createSession({ version: '0.1.0', games: { classic: () => 'classic' }, expansions: {} });
+ * session.handle('{"id":1,"op":"make_game","game":"classic","players":2}'); // '{"id":1,"ok":true,"game_id":"g1",...}'
+ * ```
+ */
+export function createSession(config: ServeConfig): Session {
+  const handles: Handles = createRegistry<Handle>();
+  const started = now();
+  let stats: Record<string, OpStats> = {};
+  let bytesIn = 0;
+  let bytesOut = 0;
+  let writeMs = 0;
+
+  const ops: Record<string, Op> = { ...gameOps(config), ...STATE_OPS, ...VECTOR_OPS };
+  ops['info'] = { fields: [], run: () => ok(infoResponse(config, names)) };
+  ops['delete'] = {
+    fields: ['ids'],
+    run(req, h) {
+      const ids = req['ids'];
+      if (!Array.isArray(ids)) return { ok: false, error: { code: 'protocol/request', message: `'ids' must be an array of handles, got ${show(ids)}` } };
+      if (ids.length > LIMITS.deleteIds) return { ok: false, error: { code: 'protocol/too-large', message: `'ids' names ${ids.length} handles, over the limit of ${LIMITS.deleteIds}` } };
+      const n = h.remove(ids, 'ids');
+      return n.ok ? ok({ deleted: n.value }) : n;
+    },
+  };
+  ops['stats'] = {
+    fields: ['reset'],
+    run(req, h) {
+      const reset = boolField(req, 'reset', false);
+      if (!reset.ok) return reset;
+      const out = { uptime_ms: now() - started, handles: h.used, chars_in: bytesIn, chars_out: bytesOut, write_ms: writeMs, ops: stats };
+      if (reset.value) {
+        stats = {};
+        bytesIn = bytesOut = writeMs = 0;
+      }
+      return ok(out);
+    },
+  };
+  const names = Object.keys(ops).sort();
+
+  function statsOf(op: string): OpStats {
+    let s = stats[op];
+    if (s === undefined) s = stats[op] = { count: 0, errors: 0, parse_ms: 0, compute_ms: 0, encode_ms: 0 };
+    return s;
+  }
+
+  function respond(line: string): string {
+    bytesOut += line.length + 1;
+    return line;
+  }
+
+  return {
+    hello: JSON.stringify({ hello: 'meeplekit', protocol: PROTOCOL_VERSION, version: config.version }),
+    handle(line) {
+      bytesIn += line.length + 1;
+      const t0 = now();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch (e) {
+        return respond(errorLine(null, { code: 'protocol/json', message: `the request is not JSON: ${(e as Error).message}` }));
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return respond(errorLine(null, { code: 'protocol/request', message: `a request must be a JSON object, got ${show(parsed)}` }));
+      }
+      const req = parsed as Record<string, unknown>;
+      const id = req['id'] ?? null;
+      if (!isId(id)) return respond(errorLine(null, { code: 'protocol/request', message: `'id' must be a number, a string or null, got ${show(id)}` }));
+      if (req['protocol'] !== undefined && req['protocol'] !== PROTOCOL_VERSION) {
+        return respond(errorLine(id, { code: 'protocol/version', message: `this server speaks protocol ${PROTOCOL_VERSION}, the request asks for ${show(req['protocol'])}` }));
+      }
+      const name = req['op'];
+      if (typeof name !== 'string') return respond(errorLine(id, { code: 'protocol/request', message: `'op' must be an operation name, got ${show(name)}` }));
+      const op = Object.hasOwn(ops, name) ? ops[name]! : undefined;
+      if (op === undefined) return respond(errorLine(id, { code: 'protocol/unknown-op', message: `unknown op ${show(name)} (ops: ${names.join(', ')})` }));
+      const s = statsOf(name);
+      s.count++;
+      const t1 = now();
+      s.parse_ms += t1 - t0;
+      let out: string;
+      try {
+        const fields = checkFields(req, name, op.fields);
+        const result = fields.ok ? op.run(req, handles) : fields;
+        const t2 = now();
+        s.compute_ms += t2 - t1;
+        if (result.ok) out = JSON.stringify({ id, ok: true, ...result.value });
+        else {
+          s.errors++;
+          out = errorLine(id, result.error);
+        }
+        s.encode_ms += now() - t2;
+      } catch (e) {
+        // A bug, or a response too large to be a string: reported, and the session goes on.
+        s.errors++;
+        const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        out = errorLine(id, { code: e instanceof RangeError && /string length/i.test(message) ? 'protocol/too-large' : 'protocol/internal', message });
+      }
+      return respond(out);
+    },
+    oversized(bytes) {
+      bytesIn += bytes;
+      return respond(errorLine(null, { code: 'protocol/too-large', message: `a request line may have at most ${LIMITS.lineBytes} bytes; this one had more and was skipped` }));
+    },
+    recordWrite(ms) {
+      writeMs += ms;
+    },
+  };
+}

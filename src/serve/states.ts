@@ -1,0 +1,274 @@
+/**
+ * The state operations of the serve protocol (OpenSpiel's `State` facade): each state handle is a
+ * research simulator (explicit chance, split actions) that `apply_action` changes in place and
+ * `clone` copies. Every refusal is decided before anything changes.
+ */
+import { newGame } from '../core/engine/apply.js';
+import type { MeepleError } from '../core/errors.js';
+import { err, ok } from '../core/result.js';
+import {
+  createResearchSimulator,
+  deserializeResearchState,
+  determinize,
+  newInitialState,
+  RETURN_KINDS,
+  stateToString,
+  writeObservationTensor,
+  type ResearchSimulator,
+} from '../ai/index.js';
+import { BinaryArray } from './codec.js';
+import type { GameEntry } from './games.js';
+import type { Handles, Op } from './registry.js';
+import { boolField, enumField, intField, LIMITS, refuse, seedField, stringField, type Checked, type Request, type ServeError } from './request.js';
+
+/** A state handle: its game and the simulator that holds the state. */
+export interface StateEntry {
+  /** Always `'state'`. */
+  readonly kind: 'state';
+  /** Counts as one handle. */
+  readonly weight: 1;
+  /** The game it belongs to (kept alive by the state even when the game handle is deleted). */
+  readonly game: GameEntry;
+  /** The state, changed in place by `apply_action`. */
+  readonly sim: ResearchSimulator;
+}
+
+/** Whether `a` is in the ascending `list` between `lo` (inclusive) and `hi` (exclusive). */
+export function includesSorted(list: Int32Array, lo: number, hi: number, a: number): boolean {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = list[mid]!;
+    if (v === a) return true;
+    if (v < a) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/** Why `action` is not legal for `sim` (whose ascending legal actions are `legal`), for a `protocol/illegal-action` message about `where`. */
+export function illegalAction(where: string, game: GameEntry, sim: ResearchSimulator, action: number, legal: ArrayLike<number>): ServeError {
+  const step = sim.state.step;
+  let why: string;
+  if (sim.isTerminal()) why = 'the game is over';
+  else if (sim.isChanceNode()) {
+    const shown = Array.from(legal).slice(0, 12).join(', ');
+    why = `it stands at a chance node whose outcomes are ${shown}${legal.length > 12 ? ', ...' : ''}`;
+  } else if (action < 0 || action >= game.actions) why = `action ids are 0 to ${game.actions - 1}`;
+  else why = `player ${sim.currentPlayer()}'s ${step.kind} step has ${legal.length} legal actions and this is not one of them`;
+  return { code: 'protocol/illegal-action', message: `${where}: action ${action} is not legal: ${why}` };
+}
+
+/** A library error passed through as an error response (with its path when it has one). */
+export function libraryError(e: MeepleError): ServeError {
+  return e.path === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, path: e.path };
+}
+
+/** The library error a `RangeError` carries as its `cause` (`newInitialState`'s options), or null. */
+function causeOf(e: unknown): MeepleError | null {
+  const cause = e instanceof Error ? (e.cause as Partial<MeepleError> | undefined) : undefined;
+  return typeof cause?.code === 'string' && typeof cause.message === 'string' ? (cause as MeepleError) : null;
+}
+
+/** Who decides, and whether the state is a chance node or the end. */
+function decision(sim: ResearchSimulator): Record<string, unknown> {
+  return { current_player: sim.currentPlayer(), is_chance: sim.isChanceNode(), is_terminal: sim.isTerminal() };
+}
+
+function getState(req: Request, handles: Handles): Checked<StateEntry> {
+  return handles.get(req['state_id'], 'state', 'state_id');
+}
+
+function player(req: Request, name: string, game: GameEntry): Checked<number> {
+  return intField(req, name, 0, game.players - 1);
+}
+
+function action(req: Request): Checked<number> {
+  return intField(req, 'action', -2147483648, 2147483647);
+}
+
+/** Registers a new state handle for `sim`. */
+function added(handles: Handles, game: GameEntry, sim: ResearchSimulator): Checked<Record<string, unknown>> {
+  const id = handles.add('s', { kind: 'state', weight: 1, game, sim });
+  return id.ok ? ok({ state_id: id.value }) : id;
+}
+
+function observation(game: GameEntry, sim: ResearchSimulator, p: number): BinaryArray {
+  return new BinaryArray(writeObservationTensor(game.rules, sim.state, p, new Float32Array(game.spec.size)));
+}
+
+const kind = (req: Request): Checked<(typeof RETURN_KINDS)[number]> => enumField(req, 'kind', RETURN_KINDS, 'score');
+
+/** The state operations by name. */
+export const STATE_OPS: Readonly<Record<string, Op>> = {
+  new_state: {
+    fields: ['game_id', 'seed', 'initial'],
+    run(req, handles) {
+      const g = handles.get(req['game_id'], 'game', 'game_id');
+      if (!g.ok) return g;
+      const seed = seedField(req, 'seed', false);
+      if (!seed.ok) return seed;
+      const initial = enumField(req, 'initial', ['chance', 'drawn'] as const, 'chance');
+      if (!initial.ok) return initial;
+      const { rules, players } = g.value;
+      let sim: ResearchSimulator;
+      if (initial.value === 'drawn') {
+        const game = newGame(rules, { players, seed: seed.value });
+        if (!game.ok) return err(libraryError(game.error));
+        sim = createResearchSimulator(rules, game.value);
+      } else {
+        try {
+          sim = createResearchSimulator(rules, newInitialState(rules, { players, seed: seed.value }));
+        } catch (e) {
+          const cause = causeOf(e);
+          if (cause === null) throw e;
+          return err(libraryError(cause));
+        }
+      }
+      return added(handles, g.value, sim);
+    },
+  },
+  state: {
+    fields: ['state_id', 'observation', 'kind'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const { game, sim } = s.value;
+      const k = kind(req);
+      if (!k.ok) return k;
+      const out: Record<string, unknown> = { ...decision(sim), legal_actions: Array.from(sim.legalActions()), returns: sim.returns(k.value), rewards: sim.rewards(k.value) };
+      if (req['observation'] !== undefined) {
+        const p = player(req, 'observation', game);
+        if (!p.ok) return p;
+        out['observation'] = observation(game, sim, p.value);
+      }
+      return ok(out);
+    },
+  },
+  apply_action: {
+    fields: ['state_id', 'action', 'events'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const a = action(req);
+      if (!a.ok) return a;
+      const events = boolField(req, 'events', false);
+      if (!events.ok) return events;
+      const { game, sim } = s.value;
+      const legal = sim.legalActions();
+      if (!includesSorted(legal, 0, legal.length, a.value)) return err(illegalAction(`state ${String(req['state_id'])}`, game, sim, a.value, legal));
+      if (events.value) {
+        const list = sim.applyAction(a.value, { events: true });
+        return ok({ ...decision(sim), events: list });
+      }
+      sim.applyAction(a.value);
+      return ok(decision(sim));
+    },
+  },
+  chance_outcomes: {
+    fields: ['state_id'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      return ok({ outcomes: s.value.sim.chanceOutcomes().map((o) => [o.outcome, o.probability]) });
+    },
+  },
+  legal_actions_mask: {
+    fields: ['state_id'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const { game, sim } = s.value;
+      const mask = new Uint8Array(sim.isChanceNode() ? game.chanceOutcomes : game.actions);
+      sim.legalActionsMask(mask);
+      return ok({ mask: new BinaryArray(mask) });
+    },
+  },
+  returns: {
+    fields: ['state_id', 'kind'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const k = kind(req);
+      return k.ok ? ok({ returns: s.value.sim.returns(k.value) }) : k;
+    },
+  },
+  rewards: {
+    fields: ['state_id', 'kind'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const k = kind(req);
+      return k.ok ? ok({ rewards: s.value.sim.rewards(k.value) }) : k;
+    },
+  },
+  observation_tensor: {
+    fields: ['state_id', 'player'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const p = player(req, 'player', s.value.game);
+      return p.ok ? ok({ observation: observation(s.value.game, s.value.sim, p.value) }) : p;
+    },
+  },
+  action_to_string: {
+    fields: ['state_id', 'action'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const a = action(req);
+      return a.ok ? ok({ text: s.value.sim.actionToString(a.value) }) : a;
+    },
+  },
+  state_to_string: {
+    fields: ['state_id'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      return ok({ text: stateToString(s.value.game.rules, s.value.sim.state) });
+    },
+  },
+  clone: {
+    fields: ['state_id'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      return added(handles, s.value.game, s.value.sim.clone());
+    },
+  },
+  serialize: {
+    fields: ['state_id'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      return ok({ text: s.value.sim.serialize() });
+    },
+  },
+  deserialize: {
+    fields: ['game_id', 'text'],
+    run(req, handles) {
+      const g = handles.get(req['game_id'], 'game', 'game_id');
+      if (!g.ok) return g;
+      const text = stringField(req, 'text', LIMITS.lineBytes);
+      if (!text.ok) return text;
+      const state = deserializeResearchState(g.value.rules, text.value);
+      if (!state.ok) return err(libraryError(state.error));
+      if (state.value.scores.length !== g.value.players) {
+        return refuse('protocol/request', `this state has ${state.value.scores.length} players, game ${String(req['game_id'])} has ${g.value.players}`);
+      }
+      return added(handles, g.value, createResearchSimulator(g.value.rules, state.value));
+    },
+  },
+  determinize: {
+    fields: ['state_id', 'player', 'seed'],
+    run(req, handles) {
+      const s = getState(req, handles);
+      if (!s.ok) return s;
+      const p = player(req, 'player', s.value.game);
+      if (!p.ok) return p;
+      const seed = seedField(req, 'seed', true);
+      if (!seed.ok) return seed;
+      const { game, sim } = s.value;
+      return added(handles, game, createResearchSimulator(game.rules, determinize(game.rules, sim.state, p.value, seed.value!)));
+    },
+  },
+};

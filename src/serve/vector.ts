@@ -1,0 +1,267 @@
+/**
+ * Vector environments, the protocol's fast path: N research simulators stepped together, chance
+ * resolved inside the server from one seeded random source per environment (`<seed>/<i>`), so a
+ * run reproduces from its seed. Every batch is written into buffers allocated once per vector
+ * environment (the legal-action list grows when it must) and goes out as binary arrays.
+ */
+import { createRandomSource, type RandomSource } from '../core/rng.js';
+import { err, ok } from '../core/result.js';
+import { createResearchSimulator, newInitialState, writeObservationTensor, type ResearchSimulator } from '../ai/index.js';
+import { BinaryArray, readInt32Array } from './codec.js';
+import type { GameEntry } from './games.js';
+import type { Handles, Op } from './registry.js';
+import { boolField, enumField, intField, LIMITS, refuse, seedField, type Checked, type Request } from './request.js';
+import { illegalAction, includesSorted } from './states.js';
+
+/** How a batch lists the legal actions: not at all, as one concatenated list with offsets, or as dense masks. */
+export const MASK_MODES = ['none', 'list', 'dense'] as const;
+
+/** One of {@link MASK_MODES}. */
+export type MaskMode = (typeof MASK_MODES)[number];
+
+/** A vector environment: its simulators, their random sources and the buffers of its batches. */
+export interface VecEntry {
+  /** Always `'vec'`. */
+  readonly kind: 'vec';
+  /** Counts as one handle per environment. */
+  readonly weight: number;
+  /** The game every environment plays. */
+  readonly game: GameEntry;
+  /** Number of environments. */
+  readonly n: number;
+  /** Whether a finished game is replaced by a new one in the same step. */
+  readonly autoReset: boolean;
+  /** Whether batches carry observations (of the player to decide). */
+  readonly observations: boolean;
+  /** How batches carry the legal actions. */
+  readonly masks: MaskMode;
+  /** A simulator at the initial chance node, cloned for each new game. */
+  readonly template: ResearchSimulator;
+  /** The environments (replaced by a clone of `template` at a reset). */
+  readonly envs: ResearchSimulator[];
+  /** One random source per environment: chance outcomes. */
+  randoms: RandomSource[];
+  /** Who decides in each environment (`TERMINAL_PLAYER`, -4, at the end of a game). */
+  readonly player: Int32Array;
+  /** Each environment's legal actions, ascending, one list after the other (always kept: `vec_step` checks actions against it). */
+  legal: Int32Array;
+  /** Environment i's legal actions are `legal[offsets[i] .. offsets[i + 1]]`. */
+  readonly offsets: Int32Array;
+  /** Dense masks, `n` rows of the game's action count (dense mode only). */
+  readonly mask: Uint8Array | null;
+  /** Views of `mask`'s rows. */
+  readonly maskRows: readonly Uint8Array[];
+  /** Score rewards of the last step, `n` rows of one entry per player. */
+  readonly rewards: Float32Array;
+  /** Final scores of the games that ended in the last step, else 0. */
+  readonly returns: Float32Array;
+  /** 1 where the game is over after the last step (with auto-reset: ended in it and was replaced). */
+  readonly done: Uint8Array;
+  /** Observations, `n` rows of the observation size (with observations only). */
+  readonly obs: Float32Array | null;
+  /** Views of `obs`'s rows. */
+  readonly obsRows: readonly Float32Array[];
+  /** Scratch space for the actions of a step. */
+  readonly actions: Int32Array;
+}
+
+/** Random sources `<seed>/0`, `<seed>/1`, ... */
+function randomSources(seed: string | number, n: number): RandomSource[] {
+  return Array.from({ length: n }, (_, i) => createRandomSource(`${String(seed)}/${i}`));
+}
+
+/** A new game in environment i, its chance nodes resolved: it stands at a player's decision. */
+function newEpisode(v: VecEntry, i: number): void {
+  const sim = v.template.clone();
+  const random = v.randoms[i]!;
+  while (sim.isChanceNode()) sim.applyRandom(random);
+  v.envs[i] = sim;
+}
+
+/** Writes who decides, the legal actions, masks and observations of every environment. */
+function writeBatch(v: VecEntry): void {
+  const { envs, player, offsets, game } = v;
+  let legal = v.legal;
+  let at = 0;
+  for (let i = 0; i < v.n; i++) {
+    const sim = envs[i]!;
+    player[i] = sim.currentPlayer();
+    offsets[i] = at;
+    const list = sim.legalActions();
+    if (at + list.length > legal.length) {
+      const grown = new Int32Array(Math.max(2 * legal.length, at + list.length));
+      grown.set(legal.subarray(0, at));
+      legal = v.legal = grown;
+    }
+    legal.set(list, at);
+    at += list.length;
+    if (v.mask !== null) {
+      const row = v.maskRows[i]!;
+      row.fill(0);
+      for (let j = 0; j < list.length; j++) row[list[j]!] = 1;
+    }
+    if (v.obs !== null) writeObservationTensor(game.rules, sim.state, sim.isTerminal() ? 0 : sim.currentPlayer(), v.obsRows[i]!);
+  }
+  offsets[v.n] = at;
+}
+
+/** The batch as a response: binary arrays of the buffers (stringify it before the next step). */
+function batch(v: VecEntry): Record<string, unknown> {
+  const P = v.game.players;
+  const out: Record<string, unknown> = { current_player: new BinaryArray(v.player) };
+  if (v.masks === 'list') out['legal'] = { actions: new BinaryArray(v.legal.subarray(0, v.offsets[v.n]!)), offsets: new BinaryArray(v.offsets) };
+  else if (v.mask !== null) out['mask'] = new BinaryArray(v.mask, [v.n, v.game.actions]);
+  out['rewards'] = new BinaryArray(v.rewards, [v.n, P]);
+  out['done'] = new BinaryArray(v.done);
+  out['returns'] = new BinaryArray(v.returns, [v.n, P]);
+  if (v.obs !== null) out['observations'] = new BinaryArray(v.obs, [v.n, v.game.spec.size]);
+  return out;
+}
+
+/** Starts a new game in every environment; rewards, returns and done are 0. */
+function resetAll(v: VecEntry): void {
+  for (let i = 0; i < v.n; i++) newEpisode(v, i);
+  v.rewards.fill(0);
+  v.returns.fill(0);
+  v.done.fill(0);
+  writeBatch(v);
+}
+
+/** Bytes of one batch's fixed-size arrays (the legal-action list aside). */
+function batchBytes(game: GameEntry, n: number, masks: MaskMode, observations: boolean): number {
+  return n * (4 + 4 + 1 + 8 * game.players + (masks === 'dense' ? game.actions : 0) + (observations ? 4 * game.spec.size : 0)) + 4;
+}
+
+function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown>> {
+  const g = handles.get(req['game_id'], 'game', 'game_id');
+  if (!g.ok) return g;
+  const game = g.value;
+  const n = intField(req, 'num_envs', 1, LIMITS.numEnvs, undefined, 'protocol/too-large');
+  if (!n.ok) return n;
+  const seed = seedField(req, 'seed', true);
+  if (!seed.ok) return seed;
+  const autoReset = boolField(req, 'auto_reset', true);
+  if (!autoReset.ok) return autoReset;
+  const observations = boolField(req, 'observations', false);
+  if (!observations.ok) return observations;
+  const masks = enumField(req, 'masks', MASK_MODES, 'list');
+  if (!masks.ok) return masks;
+  const N = n.value;
+  const bytes = batchBytes(game, N, masks.value, observations.value);
+  if (bytes > LIMITS.batchBytes) {
+    return refuse('protocol/too-large', `a batch of ${N} environments with these options needs ${bytes} bytes of arrays, over the limit of ${LIMITS.batchBytes}: fewer environments, or no dense masks or observations`);
+  }
+  if (handles.used + N > LIMITS.handles) return refuse('protocol/too-large', `${N} environments would pass this connection's limit of ${LIMITS.handles} handles (${handles.used} in use)`);
+  const template = createResearchSimulator(game.rules, newInitialState(game.rules, { players: game.players, seed: seed.value! }));
+  const P = game.players;
+  const A = game.actions;
+  const size = game.spec.size;
+  const mask = masks.value === 'dense' ? new Uint8Array(N * A) : null;
+  const obs = observations.value ? new Float32Array(N * size) : null;
+  const v: VecEntry = {
+    kind: 'vec',
+    weight: N,
+    game,
+    n: N,
+    autoReset: autoReset.value,
+    observations: observations.value,
+    masks: masks.value,
+    template,
+    envs: new Array<ResearchSimulator>(N),
+    randoms: randomSources(seed.value!, N),
+    player: new Int32Array(N),
+    legal: new Int32Array(64 * N),
+    offsets: new Int32Array(N + 1),
+    mask,
+    maskRows: mask === null ? [] : Array.from({ length: N }, (_, i) => mask.subarray(i * A, (i + 1) * A)),
+    rewards: new Float32Array(N * P),
+    returns: new Float32Array(N * P),
+    done: new Uint8Array(N),
+    obs,
+    obsRows: obs === null ? [] : Array.from({ length: N }, (_, i) => obs.subarray(i * size, (i + 1) * size)),
+    actions: new Int32Array(N),
+  };
+  resetAll(v);
+  const id = handles.add('v', v);
+  if (!id.ok) return id;
+  return ok({ env_id: id.value, num_envs: N, players: P, ...batch(v) });
+}
+
+/**
+ * One step of every environment: each plays its action (ignored for an environment whose game
+ * is over and not reset), then its chance nodes are resolved; a finished game reports its final
+ * scores and, with auto-reset, is replaced by a new one. All actions are checked first: one
+ * illegal action refuses the whole step and changes nothing.
+ */
+function stepVec(req: Request, handles: Handles): Checked<Record<string, unknown>> {
+  const e = handles.get(req['env_id'], 'vec', 'env_id');
+  if (!e.ok) return e;
+  const v = e.value;
+  const actions = readInt32Array(req['actions'], 'actions', v.actions);
+  if (!actions.ok) return actions;
+  const { envs, legal, offsets, rewards, returns, done, randoms, n } = v;
+  const a = actions.value;
+  for (let i = 0; i < n; i++) {
+    const sim = envs[i]!;
+    if (sim.isTerminal()) continue;
+    if (!includesSorted(legal, offsets[i]!, offsets[i + 1]!, a[i]!)) {
+      return err(illegalAction(`${String(req['env_id'])} env ${i}`, v.game, sim, a[i]!, legal.subarray(offsets[i]!, offsets[i + 1]!)));
+    }
+  }
+  const P = v.game.players;
+  for (let i = 0; i < n; i++) {
+    const sim = envs[i]!;
+    const row = i * P;
+    if (sim.isTerminal()) {
+      // Without auto-reset a finished game stays finished: nothing more to reward.
+      for (let p = 0; p < P; p++) rewards[row + p] = returns[row + p] = 0;
+      done[i] = 1;
+      continue;
+    }
+    const before = sim.state.scores;
+    for (let p = 0; p < P; p++) rewards[row + p] = -before[p]!;
+    sim.applyAction(a[i]!);
+    const random = randoms[i]!;
+    while (sim.isChanceNode()) sim.applyRandom(random);
+    const after = sim.state.scores;
+    for (let p = 0; p < P; p++) rewards[row + p]! += after[p]!;
+    if (sim.isTerminal()) {
+      for (let p = 0; p < P; p++) returns[row + p] = after[p]!;
+      done[i] = 1;
+      if (v.autoReset) newEpisode(v, i);
+    } else {
+      for (let p = 0; p < P; p++) returns[row + p] = 0;
+      done[i] = 0;
+    }
+  }
+  writeBatch(v);
+  return ok(batch(v));
+}
+
+/** The vector-environment operations by name. */
+export const VECTOR_OPS: Readonly<Record<string, Op>> = {
+  vec_make: { fields: ['game_id', 'num_envs', 'seed', 'auto_reset', 'observations', 'masks'], run: makeVec },
+  vec_reset: {
+    fields: ['env_id', 'seed'],
+    run(req, handles) {
+      const e = handles.get(req['env_id'], 'vec', 'env_id');
+      if (!e.ok) return e;
+      const seed = seedField(req, 'seed', false);
+      if (!seed.ok) return seed;
+      const v = e.value;
+      if (seed.value !== undefined) v.randoms = randomSources(seed.value, v.n);
+      resetAll(v);
+      return ok(batch(v));
+    },
+  },
+  vec_step: { fields: ['env_id', 'actions'], run: stepVec },
+  vec_close: {
+    fields: ['env_id'],
+    run(req, handles) {
+      const e = handles.get(req['env_id'], 'vec', 'env_id');
+      if (!e.ok) return e;
+      const n = handles.remove([req['env_id']], 'env_id');
+      return n.ok ? ok({ closed: n.value }) : n;
+    },
+  },
+};

@@ -1,0 +1,90 @@
+/**
+ * Helpers of the serve tests: a session driven in process, request by request, and binary arrays
+ * decoded as a client would.
+ */
+import { expect } from 'vitest';
+import { castle, type CastleOptions } from '../src/games/castle/entry.js';
+import { count, type CountOptions } from '../src/expansions/count/index.js';
+import { kingRobber } from '../src/expansions/king-robber/index.js';
+import { princessDragon, type PrincessDragonOptions } from '../src/expansions/princess-dragon/index.js';
+import { river, type RiverOptions } from '../src/expansions/river/index.js';
+import { shrines } from '../src/expansions/shrines/index.js';
+import { tower, type TowerOptions } from '../src/expansions/tower/index.js';
+import type { ServeConfig } from '../src/serve/games.js';
+import { createSession, type Session } from '../src/serve/session.js';
+
+/**
+ * The server's modules as the command line gives them (src/cli/serve.ts's SERVE_CONFIG; the
+ * command's own table is checked by test/serve-cli.test.ts): options handed on to each factory.
+ */
+export const TEST_CONFIG: ServeConfig = {
+  version: 'test',
+  games: { classic: () => 'classic', castle: (o) => castle(o as CastleOptions) },
+  expansions: {
+    count: (o) => count(o as CountOptions),
+    'king-robber': () => kingRobber(),
+    'princess-dragon': (o) => princessDragon(o as PrincessDragonOptions),
+    river: (o) => river(o as RiverOptions),
+    shrines: (o) => (Object.keys(o).length === 0 ? shrines() : (shrines as (options: unknown) => ReturnType<typeof shrines>)(o)),
+    tower: (o) => tower(o as TowerOptions),
+  },
+};
+
+/** A binary array as it arrives. */
+export interface Binary {
+  dtype: 'float32' | 'uint8' | 'int32';
+  shape: number[];
+  b64: string;
+}
+
+/** A response line parsed. */
+export type Response = Record<string, unknown> & { id: unknown; ok: boolean; error?: { code: string; message: string; path?: string } };
+
+/** The typed array a binary array holds (its shape checked against its length). */
+export function decode(a: unknown): Float32Array | Uint8Array | Int32Array {
+  const b = a as Binary;
+  const bytes = Buffer.from(b.b64, 'base64');
+  const buf = new ArrayBuffer(bytes.length);
+  new Uint8Array(buf).set(bytes);
+  const out = b.dtype === 'float32' ? new Float32Array(buf) : b.dtype === 'int32' ? new Int32Array(buf) : new Uint8Array(buf);
+  expect(out.length).toBe(b.shape.reduce((x, y) => x * y, 1));
+  return out;
+}
+
+/** A session in process: `send` a request object (or a raw line) and get its parsed response. */
+export class Client {
+  readonly session: Session;
+  readonly hello: Record<string, unknown>;
+  #id = 0;
+  constructor() {
+    this.session = createSession(TEST_CONFIG);
+    this.hello = JSON.parse(this.session.hello) as Record<string, unknown>;
+  }
+  /** Sends a raw line, returns the parsed response (the line must be exactly one JSON object). */
+  raw(line: string): Response {
+    const out = this.session.handle(line);
+    expect(out.includes('\n')).toBe(false);
+    return JSON.parse(out) as Response;
+  }
+  /** Sends a request with a fresh id; returns the response (its id checked). */
+  send(req: Record<string, unknown>): Response {
+    const id = ++this.#id;
+    const r = this.raw(JSON.stringify({ id, ...req }));
+    expect(r.id).toBe(id);
+    return r;
+  }
+  /** Sends a request that must succeed. */
+  ok(req: Record<string, unknown>): Response {
+    const r = this.send(req);
+    if (!r.ok) throw new Error(`${String(req['op'])} failed: ${r.error?.code}: ${r.error?.message}`);
+    return r;
+  }
+  /** Sends a request that must fail with `code`; returns the error. */
+  refused(req: Record<string, unknown>, code: string): { code: string; message: string; path?: string } {
+    const r = this.send(req);
+    expect(r.ok, JSON.stringify(r)).toBe(false);
+    expect(r.error!.code, r.error!.message).toBe(code);
+    expect(r.error!.message.length).toBeGreaterThan(0);
+    return r.error!;
+  }
+}
