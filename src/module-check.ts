@@ -63,7 +63,7 @@ const MEMBERS: Readonly<Record<string, Check>> = {
 for (const hook of [
   'validate', 'setup', 'drawFilter', 'placementTiles', 'placementError', 'moveError', 'afterPlace', 'turnStart', 'deployMoves', 'deployAllowed',
   'claimsAction', 'tileFollowers', 'releaseAt', 'afterAction', 'beforeScoring', 'scoringOrder', 'afterScoring', 'beforeTurnEnd', 'nextPlayer',
-  'stepMoves', 'play', 'beforeFinalScoring', 'finalScoring', 'followersHeld', 'turnMoves', 'observe', 'viewPart',
+  'stepMoves', 'play', 'beforeFinalScoring', 'finalScoring', 'followersHeld', 'turnMoves', 'observe', 'viewPart', 'scoreBounds',
 ]) {
   (MEMBERS as Record<string, Check>)[hook] = fn;
 }

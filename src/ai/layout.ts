@@ -5,6 +5,7 @@
  */
 import type { Expansion } from '../core/expansion.js';
 import type { Ruleset } from '../core/ruleset.js';
+import { scoreBounds } from './bounds.js';
 import { maxChanceOutcomes } from './chance.js';
 
 /**
@@ -122,7 +123,7 @@ export type ReturnKind = (typeof RETURN_KINDS)[number];
 
 /** Lowest and highest value of one kind of returns. */
 export interface UtilityBounds {
-  /** Lowest possible value. */
+  /** Lowest possible value (`-Infinity` when no finite bound is known). */
   readonly min: number;
   /** Highest possible value (`Infinity` when no finite bound is known). */
   readonly max: number;
@@ -144,7 +145,13 @@ export interface GameInfo {
   readonly information: 'perfect' | 'imperfect';
   /** Whether the sum of returns is constant: true for `rank` only. */
   readonly zeroSum: Readonly<Record<ReturnKind, boolean>>;
-  /** Bounds of each kind of returns (scores are never negative with the current modules). */
+  /**
+   * Bounds of each kind of returns. `score`: no player's score is ever below `min` or above `max`,
+   * at any point of any game: the base game's and each module's share (`scoreBounds`) summed,
+   * each derived from the rules and the ruleset's tiles (docs/ai.md, "gameInfo"); finite for
+   * every ruleset of the library's games and modules, infinite when a module without
+   * `scoreBounds` is in it. Sound but loose: random games score far below `max`.
+   */
   readonly utility: Readonly<Record<ReturnKind, UtilityBounds>>;
   /** Number of distinct actions in each form: ids are `0 .. n - 1`. */
   readonly numDistinctActions: Readonly<Record<ActionForm, number>>;
@@ -205,7 +212,7 @@ export function gameInfo(rules: Ruleset, players: number): GameInfo {
     chance: 'explicit',
     information: hidden ? 'imperfect' : 'perfect',
     zeroSum: { score: false, 'win-loss': false, rank: true },
-    utility: { score: { min: 0, max: Infinity }, 'win-loss': { min: -1, max: 1 }, rank: { min: -1, max: 1 } },
+    utility: { score: scoreBounds(rules, players), 'win-loss': { min: -1, max: 1 }, rank: { min: -1, max: 1 } },
     numDistinctActions: { split: layout.size, combined: layout.combinedSize },
     maxChanceOutcomes: maxChanceOutcomes(rules),
     // A placement and a deploy decision per tile, plus the modules' own moves.

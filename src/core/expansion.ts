@@ -326,6 +326,26 @@ export interface Expansion {
      */
     decode(rules: Ruleset, state: Immutable<GameView>, id: number, window: Readonly<Record<'x' | 'y' | 'width' | 'height', number>>): ExpansionMove | null;
   };
+  /**
+   * The module's share of the score bounds of `meeplekit/ai`'s `gameInfo(rules, players).utility.score`:
+   * `max`, the most points its own hooks and moves can ever give one player in one game of
+   * `players` players (all its `scored` events with positive points, summed), and `min`, the most
+   * they can ever take away from one (its negative points summed: 0 or less). Points the base
+   * game awards for the module's tiles and kinds are the base game's share (its bound reads
+   * `rules.tiles`), not the module's. Derive it from the rules and `rules` (tile counts, player
+   * count), soundly: a loose bound is right, a tight one that a game can exceed is a bug. A module
+   * that awards no points returns `{ min: 0, max: 0 }`; without this member the bounds of any
+   * ruleset with the module are unknown (`-Infinity`, `Infinity`).
+   */
+  scoreBounds?(
+    rules: Ruleset,
+    players: number,
+  ): {
+    /** The most points taken from one player over a game, as a number 0 or less. */
+    readonly min: number;
+    /** The most points given to one player over a game. */
+    readonly max: number;
+  };
 }
 
 /** A follower an expansion holds on a tile, off the feature graph: see {@link Expansion.tileFollowers}. */

@@ -93,4 +93,20 @@ export interface GameModule {
   scoreCompleted(ctx: ScoringContext, root: number): void;
   /** Scores everything the end of the game scores. */
   finalScoring(ctx: ScoringContext): void;
+  /**
+   * The game's share of the score bounds (`gameInfo(rules, players).utility.score` of
+   * `meeplekit/ai`): the most points its scoring (`scoreCompleted`, `finalScoring` and its own
+   * rules module, `rules`) can give one player in one game of `players` players, for every tile
+   * of `rules.tiles` (the expansions' tiles and kinds too), and the most it can take away (`min`,
+   * 0 or less). See `Expansion.scoreBounds`. Absent: the bounds are unknown (infinite).
+   */
+  scoreBounds?(
+    rules: Ruleset,
+    players: number,
+  ): {
+    /** The most points taken from one player over a game, as a number 0 or less. */
+    readonly min: number;
+    /** The most points given to one player over a game. */
+    readonly max: number;
+  };
 }

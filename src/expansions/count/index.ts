@@ -584,6 +584,13 @@ export function count(options?: CountOptions): Expansion {
       const slice = sliceOfState(state);
       return Array.from({ length: state.players }, (_, p) => heldBy(slice, p));
     },
+    // The score bounds of meeplekit/ai: the Count awards no points of its own. Its followers
+    // entering a completed feature, a field or an unfinished feature are scored by the base game,
+    // still once per feature and player (the base game's share bounds all features together);
+    // the City of Carcassonne counts as a completed city for the fields through its rim fields'
+    // adjacencies (`>k1`), which the base game's share counts, and for the King through
+    // King and Robber Baron's share.
+    scoreBounds: () => ({ min: 0, max: 0 }),
     actions: countActions(stepMoves),
     observation: {
       features(players) {

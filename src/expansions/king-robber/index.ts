@@ -30,6 +30,7 @@ import { emitExpansionEvent, sliceOf, type CompletedFeature, type Expansion, typ
 import { award, completeRoots } from '../../core/engine/scoring.js';
 import { parseTileSpec } from '../../core/tiles.js';
 import { CLASSIC_KINDS } from '../../games/classic/index.js';
+import { kingRobberScoreBounds } from './bounds.js';
 
 /** The King and Robber Baron state slice (`state.ext['king-robber']`). */
 export interface KingRobberState {
@@ -107,6 +108,7 @@ export function kingRobber(): Expansion {
     setup: (): KingRobberState => ({ king: -1, kingTiles: 0, robber: -1, robberTiles: 0 }),
     afterScoring: handOver,
     finalScoring,
+    scoreBounds: kingRobberScoreBounds,
     observation: {
       features(players) {
         const out: string[] = [];

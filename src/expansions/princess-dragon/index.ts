@@ -64,6 +64,7 @@ import { dragonMoves, heldBack, heldBackFilter, playDragon, startFlight, volcano
 import { PRINCESS_TURN, VOLCANO_TURN, pdMoveError } from './errors.js';
 import { fairyFinal, fairyMoves, fairyScoring, fairyTurnPoint, playFairy } from './fairy.js';
 import { pdObservation } from './observation.js';
+import { princessDragonScoreBounds } from './bounds.js';
 import { playPortal, portalMoves } from './portal.js';
 import { playPrincess, princessKnights, princessMoves } from './princess.js';
 import { localOf, placedThisTurn, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
@@ -243,6 +244,7 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
       princess: (rules, state) => (state.step.kind === 'deploy' ? princessMoves(rules, state, PRINCESS_TILES) : []),
     }),
     observation: pdObservation(heldBackCount),
+    scoreBounds: princessDragonScoreBounds,
   };
   return expansion;
 }

@@ -352,5 +352,9 @@ export function river(options?: RiverOptions): Expansion {
     placementTiles: (tile) => roles.has(tile.id),
     placementError,
     afterPlace,
+    // The score bounds of meeplekit/ai: the River awards no points of its own. Its tiles' roads,
+    // cities, cloisters and fields are the base game's share (read from rules.tiles, whichever
+    // set); the water is never scored.
+    scoreBounds: () => ({ min: 0, max: 0 }),
   };
 }

@@ -292,5 +292,9 @@ export function shrines(): Expansion {
     // The limits concern the cells around, whatever the rotation.
     placementByCell: true,
     afterScoring: resolveChallenges,
+    // The score bounds of meeplekit/ai: Shrines award no points of their own. A shrine scores as a
+    // cloister through the base game (its share counts 9 per shrine); a challenge only sends the
+    // loser's followers home unscored ("Svatyně"), which gives nobody more than the feature's value.
+    scoreBounds: () => ({ min: 0, max: 0 }),
   };
 }

@@ -68,6 +68,7 @@ import { towerObservation } from './observation.js';
 import { playRansom, ransomMoves } from './ransom.js';
 import { prisonersOf, TOWER, TOWER_PIECES, towerIndexAt, towerSlice, type TowerState } from './state.js';
 import { TOWER_TILES, towerTileDefs } from './tiles.js';
+import { towerScoreBounds } from './bounds.js';
 
 export { TOWER, TOWER_PIECES, type Tower, type TowerState } from './state.js';
 export { TOWER_TILES } from './tiles.js';
@@ -229,5 +230,6 @@ export function tower(options?: TowerOptions): Expansion {
     },
     actions: towerActions(total),
     observation: towerObservation(total),
+    scoreBounds: (rules, players) => towerScoreBounds(rules, players, debt),
   };
 }

@@ -30,6 +30,7 @@ import { type CastleSlice } from './state.js';
 import { refOf, scoreChoices, nextFinalChoice, orderScorings, askExtraTurn, extraTurnMoves } from './decisions.js';
 import { slice, usable, useToken, CastleRules, castleOf } from './rules.js';
 import { castleSetup, chosenTokensError, awaitReveal, tokenChance } from './tokens.js';
+import { castleScoreBounds } from './bounds.js';
 
 export { WALL_TOKENS, type CastleSlice, type HeldToken, type KeepPlace, type CastleScoreMove } from './state.js';
 export { largestEmptyArea, castleOf } from './rules.js';
@@ -241,6 +242,8 @@ export function castleGame(options: unknown): Result<GameModule, MeepleError> {
     deployable: ['path', 'tower', 'house', 'court'],
     scoreCompleted: (ctx, root) => c.scoreCompleted(ctx, root),
     finalScoring: (ctx) => c.finalScoring(ctx),
+    // Its rules module's points (keep, courts, tokens) are part of this share.
+    scoreBounds: (rules) => castleScoreBounds(rules, cfg),
     castle: c,
   };
   return ok(module);

@@ -7,6 +7,7 @@ import type { GameModule, ScoringContext } from '../../core/game.js';
 import { award, majority, returnFollowers } from '../../core/engine/scoring.js';
 import { parseTileSpec, type FeatureKindDef } from '../../core/tiles.js';
 import { CLASSIC_BASE_TILES } from './tiles.js';
+import { classicScoreBounds } from './bounds.js';
 
 /** Feature kinds of classic Carcassonne, with their edge classes for matching. */
 export const CLASSIC_KINDS: readonly FeatureKindDef[] = [
@@ -96,5 +97,6 @@ export function classicGame(): GameModule {
     deployable: ['city', 'road', 'field', 'cloister'],
     scoreCompleted,
     finalScoring,
+    scoreBounds: classicScoreBounds,
   };
 }
