@@ -667,10 +667,14 @@ export function propertySuite(rules: Ruleset, scale: Scale): void {
           // The clones did not move while the original played...
           expect(serializeState(clone.state)).toBe(cut);
           expect(clone.takeEvents()).toEqual([]);
-          // ...and playing a clone with the same random stream reaches the same end without touching the original.
+          // ...and playouts of two clones with the same random stream reach the same end (playouts
+          // sample placements by rejection: uniform, deterministic, not playRandom's moves) without
+          // touching the original.
+          const again = clone.clone();
           const scores = clone.playout(createRandomSource(`${plan.seed}/h`));
-          expect(serializeState(clone.state)).toBe(end);
-          expect(scores).toEqual(sim.scores());
+          expect(again.playout(createRandomSource(`${plan.seed}/h`))).toEqual(scores);
+          expect(serializeState(again.state)).toBe(serializeState(clone.state));
+          expect(clone.isOver()).toBe(true);
           expect(serializeState(sim.state)).toBe(end);
           expect(serializeState(other.state)).toBe(cut);
           // playout with a chooser goes through the same canonical order as nthMove.

@@ -3,7 +3,7 @@
  * cheap clones and fast random playouts. It runs the engine's own rule code on a plain copy of the
  * state: no immer, no validation of states, no events.
  */
-import { deployExtras, randomDeploy, randomPlacement, turnMoves } from '../core/engine/legal.js';
+import { deployExtras, randomDeploy, randomPlacement, samplePlacement, turnMoves } from '../core/engine/legal.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { RandomSource } from '../core/rng.js';
@@ -109,7 +109,9 @@ export interface ResearchSimulator {
    * Plays to the end: decisions made by `policy` (default: uniformly at random with `random`),
    * tiles drawn by the engine's own draw from a generator seeded by `random` (the chance
    * outcomes' distribution, without stopping at each draw). Returns the final scores; `rewards`
-   * then covers the whole playout.
+   * then covers the whole playout. Without `policy`, placements are drawn by rejection (uniform
+   * over the legal ones, as `applyRandom`'s, and deterministic for a given `random`, but not the
+   * actions `applyRandom` would pick from the same stream).
    */
   playout(random: RandomSource, policy?: Policy): number[];
   /** Each player's returns now (see the module function `returns`). */
@@ -237,8 +239,12 @@ class Research implements ResearchSimulator {
     this.#remember();
     return this.#randomStep(random, this.chance === 'seeded');
   }
-  /** A uniform legal action, or a chance outcome by its probability, applied; `seeded`: turn ends draw with the state's generator. */
-  #randomStep(random: RandomSource, seeded: boolean): number {
+  /**
+   * A uniform legal action, or a chance outcome by its probability, applied; `seeded`: turn ends
+   * draw with the state's generator; `sampled` (playouts): placements drawn by rejection
+   * (`samplePlacement`: uniform too, but other actions for the same random stream).
+   */
+  #randomStep(random: RandomSource, seeded: boolean, sampled = false): number {
     const s = this.#s;
     const step = s.step;
     if (step.kind === 'game-over') throw new Error('applyRandom: the game is over');
@@ -257,7 +263,8 @@ class Research implements ResearchSimulator {
     if (this.form === 'split' && step.kind === 'place-tile' && (hooks.turnMoves.length === 0 || turnMoves(this.rules, s).length === 0)) {
       const scratch = this.#scratch;
       if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
-      const p = randomPlacement(this.rules, s, step.tile, scratch.placements, random);
+      const tile = this.rules.tileById.get(step.tile)!;
+      const p = sampled ? samplePlacement(this.rules, s, tile, scratch.placements, random) : randomPlacement(this.rules, s, step.tile, scratch.placements, random);
       const key = (p / 4) | 0;
       const x = keyX(key);
       const y = keyY(key);
@@ -305,7 +312,7 @@ class Research implements ResearchSimulator {
     redrawAll(this.rules, s, random);
     while (!this.isTerminal()) {
       if (this.isChanceNode()) this.#randomStep(random, true);
-      else if (policy === undefined) this.#randomStep(random, true);
+      else if (policy === undefined) this.#randomStep(random, true, true);
       else playAction(this.rules, this.#layout, s, policy(this, this.legalActions()), this.form, this.#scratch, true);
     }
     return [...s.scores];

@@ -7,6 +7,7 @@ import { collectPlacements, fits, openIndex, placements, tileAt } from '../board
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
+import type { CompiledTile } from '../tiles.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
 import { actionClaim, deployTargets, ownerOf } from './play.js';
@@ -147,6 +148,34 @@ function deployMoveAt(rules: Ruleset, state: Immutable<GameView>, bits: number, 
  */
 export function randomPlacement(rules: Ruleset, s: Immutable<GameView>, tile: string, buf: Int32Array, random: (n: number) => number): number {
   const n = collectPlacements(rules, s, rules.tileById.get(tile)!, buf);
+  return buf[random(n)]!;
+}
+
+/** Tries of {@link samplePlacement} before it lists the placements. */
+const SAMPLE_TRIES = 24;
+
+/**
+ * A placement of the tile drawn uniformly from the legal ones, as `key * 4 + rotation`, for
+ * playouts: by rejection (a frontier cell and a rotation drawn at random, kept if the tile fits
+ * there), which needs a few draws where listing every placement walks the whole frontier; after
+ * {@link SAMPLE_TRIES} misses, or when modules filter placements, from the list. Each try is
+ * uniform over the (cell, rotation) pairs and keeps only legal ones, and the list is uniform too,
+ * so the result is uniform over the legal placements; but for a given random stream it is not
+ * `placements[random(n)]` (the moves of `playRandom`): playouts document it. @internal
+ */
+export function samplePlacement(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTile, buf: Int32Array, random: (n: number) => number): number {
+  const frontier = s.frontier;
+  if (rules.hooks.placementByTile[tile.index]!.length === 0 && frontier.length > 0) {
+    const demand = s.demand;
+    const sig = tile.signature;
+    const candidates = 4 * frontier.length;
+    for (let t = 0; t < SAMPLE_TRIES; t++) {
+      const c = random(candidates);
+      const d = demand[c >>> 2]!;
+      if ((sig[c & 3]! & (d >>> 12)) === (d & 0xfff)) return frontier[c >>> 2]! * 4 + (c & 3);
+    }
+  }
+  const n = collectPlacements(rules, s, tile, buf);
   return buf[random(n)]!;
 }
 

@@ -11,7 +11,7 @@ import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { freeze } from 'immer';
 import { cloneState } from './clone.js';
-import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, turnMoves } from './legal.js';
+import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlacement, turnMoves } from './legal.js';
 
 const NO_MOVES: readonly Move[] = [];
 import { playMove } from './play.js';
@@ -70,6 +70,10 @@ export interface Simulator {
   /**
    * Plays to the end, choosing each move with `choose(sim, count)` (an index in `[0, count)`
    * into the canonical move order), or uniformly at random with `random`. Returns final scores.
+   * Without `choose`, tile placements are drawn by rejection (a random frontier cell and
+   * rotation, kept when the tile fits): uniform over the legal placements as `playRandom`'s are,
+   * and deterministic for a given `random`, but not the moves `playRandom` would pick from the
+   * same stream.
    */
   playout(random: RandomSource, choose?: (sim: Simulator, count: number) => number): number[];
   /**
@@ -139,7 +143,7 @@ class SimulatorImpl implements Simulator {
     const s = this.#s;
     while (s.step.kind !== 'game-over') {
       let move: Move;
-      if (choose === undefined) move = this.#randomMove(random);
+      if (choose === undefined) move = this.#randomMove(random, true);
       else {
         const n = countMoves(this.rules, s);
         const i = choose(this, n);
@@ -151,14 +155,21 @@ class SimulatorImpl implements Simulator {
     }
     return s.scores.slice();
   }
-  /** `legalMoves()[random(n)]`, in one pass over the frontier and without building the list. */
-  #randomMove(random: RandomSource): Move {
+  /**
+   * `legalMoves()[random(n)]`, in one pass over the frontier and without building the list; or,
+   * `sampled` (playouts), a placement drawn uniformly by rejection (`samplePlacement`): the same
+   * distribution, other moves for the same random stream.
+   */
+  #randomMove(random: RandomSource, sampled = false): Move {
     const s = this.#s;
     const step = s.step;
     if (step.kind === 'place-tile') {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
       const turn = turnMoves(this.rules, s);
-      const p = randomPlaceStep(this.rules, s, step.tile, turn, this.#buf, random);
+      const p =
+        sampled && turn.length === 0
+          ? samplePlacement(this.rules, s, this.rules.tileById.get(step.tile)!, this.#buf, random)
+          : randomPlaceStep(this.rules, s, step.tile, turn, this.#buf, random);
       if (p < 0) return turn[-1 - p]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
