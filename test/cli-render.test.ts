@@ -160,6 +160,13 @@ describe('meeplekit render tile', () => {
     }
   });
 
+  test('--option river.set=II (or --river-set II) reaches River II\'s tiles; River I does not have them', async () => {
+    const svg = await ok(['tile', 'R2-04', '--expansions', 'river', '--option', 'river.set=II']);
+    expectSvg(svg);
+    expect(await ok(['tile', 'R2-04', '--expansions', 'river', '--river-set', 'II'])).toBe(svg);
+    expectRefused(await runRender(['tile', 'R2-04', '--expansions', 'river']), /unknown tile 'R2-04' in classic with river/);
+  });
+
   test('--out writes the same bytes to a file and prints nothing', async () => {
     const path = file('tile-d.svg');
     const out = await runRender(['tile', 'D', '--rotation', '2', '--out', path]);
@@ -210,7 +217,7 @@ describe('meeplekit render tile', () => {
     ['rotation x', ['tile', 'D', '--rotation', 'x'], /got 'x'/],
     ['rotation 1.5', ['tile', 'D', '--rotation', '1.5'], /got '1\.5'/],
     ['rotation empty', ['tile', 'D', '--rotation', ''], /got ''/],
-    ['an unknown game', ['tile', 'D', '--game', 'chess'], /unknown game "chess" \(available: classic, castle\)/],
+    ['an unknown game', ['tile', 'D', '--game', 'chess'], /unknown game 'chess' \(games: classic, castle\)/],
     ['an unknown expansion', ['tile', 'D', '--expansions', 'moon'], /unknown expansion 'moon' \(expansions: /],
     ['river with the Count', ['tile', 'D', '--expansions', 'river,count'], /conflict|cannot be combined/i],
     ['--river-set without the river', ['tile', 'D', '--river-set', 'II'], /--river-set needs --expansions river/],
@@ -275,7 +282,7 @@ describe('meeplekit render game', () => {
     ['a negative turn', ['game', '--turn=-1'], /--turn must be a whole number, got '-1'/],
     ['a fractional turn', ['game', '--turn', '2.5'], /got '2\.5'/],
     ['a turn past the end', ['game', '--turn', '500'], /--turn 500 is past the end: this game has \d+ turns/],
-    ['9 players', ['game', '--players', '9'], /players must be an integer from 2 to 5 for classic, got 9/],
+    ['9 players', ['game', '--players', '9'], /--players must be from 2 to 5 for classic, got 9/],
     ['an unknown bot', ['game', '--bots', 'clever'], /unknown bot 'clever'/],
     ['The Castle with an expansion', ['game', '--game', 'castle', '--expansions', 'tower'], /The Castle is a game of its own/],
     ['a positional argument', ['game', 'extra'], /Unexpected argument 'extra'/],

@@ -4,7 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { CLI_EXPANSION_INFO, CLI_GAMES, EXPANSION_FACTORIES } from '../src/cli/expansions.js';
 import { runPlay } from '../src/cli/play.js';
+import { createRuleset } from '../src/ruleset.js';
 
 interface PlayJson {
   ruleset: string;
@@ -144,25 +146,31 @@ describe('meeplekit play --game castle (issue: The Castle)', () => {
 
 describe('meeplekit play refuses bad arguments with code 2 and a message on stderr', () => {
   const rows: [string, string[], RegExp][] = [
-    ['9 players', ['--players', '9'], /players must be an integer from 2 to 5 for classic, got 9/],
-    ['1 player', ['--players', '1'], /players must be an integer from 2 to 5/],
+    ['9 players', ['--players', '9'], /--players must be from 2 to 5 for classic, got 9/],
+    ['1 player', ['--players', '1'], /--players must be from 2 to 5 for classic, got 1/],
     ['6 players', ['--players', '6'], /got 6/],
-    ['players not a number', ['--players', 'x'], /--players must be a whole number, got 'x'/],
-    ['players a fraction', ['--players', '2.5'], /--players must be a whole number, got '2\.5'/],
-    ['players negative', ['--players', '-1'], /--players must be a whole number|argument missing|ambiguous/i],
-    ['players empty', ['--players', ''], /--players must be a whole number, got ''/],
+    ['players not a number', ['--players', 'x'], /--players must be a whole number from 2 to 5 for classic, got 'x'/],
+    ['players a fraction', ['--players', '2.5'], /--players must be a whole number from 2 to 5 for classic, got '2\.5'/],
+    ['players negative', ['--players', '-2'], /--players must be from 2 to 5 for classic, got -2/],
+    ['players negative, written with =', ['--players=-1'], /--players must be from 2 to 5 for classic, got -1/],
+    ['players empty', ['--players', ''], /--players must be a whole number from 2 to 5 for classic, got ''/],
     ['players missing its value', ['--players'], /argument missing/],
-    ['an unknown game', ['--game', 'nope'], /unknown game "nope" \(available: classic, castle\)/],
-    ['The Castle with 3 players', ['--game', 'castle', '--players', '3'], /castle is played by exactly 2 players, got 3/],
+    ['players out of range with expansions', ['--players', '7', '--expansions', 'tower'], /--players must be from 2 to 5 for classic with tower, got 7/],
+    ['an unknown game', ['--game', 'nope'], /unknown game 'nope' \(games: classic, castle\)/],
+    ['The Castle with 3 players', ['--game', 'castle', '--players', '3'], /--players must be 2 for castle, got 3/],
     ['The Castle with an expansion', ['--game', 'castle', '--expansions', 'river'], /The Castle is a game of its own/],
     ['an unknown bot', ['--bots', 'nope'], /unknown bot 'nope' \(bots: random, greedy\)/],
     ['an unknown bot after a known one', ['--bots', 'random,clever'], /unknown bot 'clever'/],
     ['an empty bot name', ['--bots', 'random,'], /unknown bot ''/],
+    ['more bots than players', ['--bots', 'random,greedy,random', '--players', '2'], /3 bots for 2 players: give at most one bot per player/],
+    ['an unknown expansion in a list with spaces', ['--expansions', 'river, moon'], /unknown expansion 'moon'/],
     ['an unknown flag', ['--frobnicate'], /Unknown option '--frobnicate'/],
     ['an unknown short flag', ['-p', '3'], /Unknown option '-p'/],
     ['a positional argument', ['extra'], /Unexpected argument 'extra'/],
     ['--json with a value', ['--json=yes'], /'--json' does not take an argument/],
-    ['a seed too long', ['--seed', 'x'.repeat(300)], /seed must be a string of at most 256 characters/],
+    ['a seed too long', ['--seed', 'x'.repeat(300)], /--seed must be at most 256 characters, got 300/],
+    ['an --option of an expansion not given', ['--option', 'river.set=II'], /--option river\.set needs --expansions river/],
+    ['an --option the expansion refuses', ['--expansions', 'princess-dragon', '--option', 'princess-dragon.princess=never'], /princess-dragon: princess must be 'forced' or 'optional', got "never"|princess must be 'forced' or 'optional'/],
   ];
   test.each(rows)('%s', (_, args, message) => {
     const out = runPlay(args);
@@ -232,5 +240,56 @@ describe('meeplekit play --expansions princess-dragon (issue: The Princess and t
     expect(text).toMatch(/princess-dragon\/fairy-moved P\d/);
     const j = json(['--expansions', 'princess-dragon', '--players', '3', '--seed', 'd1']);
     expect(j.tilesPlaced + j.discarded).toBeLessThanOrEqual(102);
+  });
+});
+
+describe('meeplekit play: lists with spaces, --option, --help (issue 14)', () => {
+  test('comma lists are trimmed: " river , shrines" is river,shrines; " greedy , random" is greedy,random', () => {
+    expect(ok(['--expansions', ' river , shrines', '--bots', ' greedy , random', '--seed', 'trim'])).toBe(ok(['--expansions', 'river,shrines', '--bots', 'greedy,random', '--seed', 'trim']));
+  });
+
+  test.each([
+    [['--expansions', 'river', '--option', 'river.set=II'], ['--expansions', 'river', '--river-set', 'II'], 'classic+river{"set":"II"}'],
+    [['--expansions', 'princess-dragon', '--option', 'princess-dragon.princess=optional'], null, 'classic+princess-dragon{"princess":"optional"}'],
+    [['--expansions', 'tower', '--option', 'tower.ransomDebt=true'], null, 'classic+tower{"ransomDebt":true}'],
+    [['--expansions', 'count', '--option', 'count.edition=1', '--option', 'count.countMoves=clockwise'], null, 'classic+count{"countMoves":"clockwise","edition":1}'],
+    [['--game', 'castle', '--option', 'castle.marketToken=every-court', '--option', 'castle.laps=first-lap'], null, 'castle{"laps":"first-lap","marketToken":"every-court"}'],
+  ])('--option reaches the factory: %j', (args, same, ruleset) => {
+    const j = json([...args, '--seed', 'opt']);
+    expect(j.ruleset.startsWith(ruleset)).toBe(true);
+    if (same !== null) expect(ok([...args, '--seed', 'opt'])).toBe(ok([...same, '--seed', 'opt']));
+  });
+
+  test('--help and -h print the usage and every flag on stdout, code 0', () => {
+    const help = runPlay(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toMatch(/^usage: meeplekit play /);
+    for (const flag of ['--game', '--expansions', '--option', '--river-set', '--players', '--seed', '--bots', '--json', '--replay']) expect(help.stdout).toContain(`  ${flag} `);
+    expect(runPlay(['-h', '--players', '9'])).toEqual(help);
+  });
+});
+
+describe("the command line's table of games, expansions and options (issue 14)", () => {
+  const modules = [...Object.entries(CLI_GAMES).map(([id, m]) => [id, m, true] as const), ...Object.entries(CLI_EXPANSION_INFO).map(([id, m]) => [id, m, false] as const)];
+  const make = (id: string, isGame: boolean, options: Record<string, unknown>) =>
+    createRuleset(isGame ? { game: CLI_GAMES[id]!.make(options) } : { game: 'classic', expansions: [EXPANSION_FACTORIES[id]!(options)] });
+
+  test('it names every expansion the CLI builds', () => {
+    expect(Object.keys(CLI_EXPANSION_INFO).sort()).toEqual(Object.keys(EXPANSION_FACTORIES).sort());
+  });
+
+  test.each(modules.map(([id, m, isGame]) => [id, m, isGame] as const))("%s: its options are the factory's, and each value listed is accepted", (id, m, isGame) => {
+    const refused = make(id, isGame, { zz: 1 });
+    if (m.options.length === 0) {
+      // No options: any given is refused, or ignored (the same ruleset as none).
+      const none = make(id, isGame, {});
+      expect(!refused.ok || (none.ok && refused.value.id === none.value.id)).toBe(true);
+      return;
+    }
+    expect(refused.ok).toBe(false);
+    const keys = /\(options: ([^)]*)\)/.exec(refused.ok ? '' : refused.error.message)![1]!.split(', ');
+    expect(m.options.map((o) => o.key).sort()).toEqual(keys.sort());
+    for (const o of m.options) for (const v of o.values ?? []) expect(make(id, isGame, { [o.key]: v }).ok).toBe(true);
   });
 });

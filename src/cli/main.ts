@@ -1,57 +1,71 @@
 /**
- * The `meeplekit` command. Subcommands: `play`, `simulate`, `render`.
+ * The `meeplekit` command. Subcommands: `play`, `simulate`, `render`, `serve`; `--help`,
+ * `--version`. A closed stdout (`meeplekit play | head -1`) ends play, simulate and render quietly
+ * with code 0; SIGINT and SIGTERM stop simulate cleanly (its file keeps every finished game).
  */
 import { isMainThread } from 'node:worker_threads';
+import { topHelp } from './help.js';
 import { runPlay } from './play.js';
 import { runRender } from './render.js';
 import { runSimulate } from './simulate.js';
-
-const HELP = `meeplekit: rules engine for the Carcassonne family of tile-laying games
-
-usage:
-  meeplekit play [--game classic] [--expansions river,king-robber,shrines] [--river-set I|II|both]
-                 [--players N] [--seed S] [--bots random,greedy] [--json] [--replay game.json]
-      plays a seeded game between bots and prints each turn and the final scores
-      (--json: one JSON object with ruleset, seed, players, scores, winners, turns;
-      --replay: also writes the game's replay file, which render replay reads)
-  meeplekit simulate [--game classic|castle] [--expansions ...] [--river-set I|II|both] [--players N]
-                     [--games K] [--seed S] [--workers W] [--bots random,greedy] [--out results.jsonl] [--quiet]
-      plays K seeded games (game i from seed S/i) on W worker threads, with a progress bar on
-      stderr; writes one JSON line per game (game, seed, scores, winners, turns), in game order:
-      the same file for any W (--out -, the default, writes to stdout)
-  meeplekit render tile <id> [--game classic|castle] [--expansions ...] [--rotation 0..3] [--out file] [--png]
-      draws one tile kind as SVG (--png: PNG, with the optional package @resvg/resvg-js)
-  meeplekit render game [--game ...] [--expansions ...] [--river-set ...] [--players N] [--seed S]
-                        [--bots ...] [--turn N] [--out file] [--png]
-      draws the board of the game meeplekit play plays with the same flags, after turn N (default: the end)
-  meeplekit render replay <file> [--turn N] [--out file] [--html] [--png]
-      checks a replay file move by move and draws its board at the end (or after turn N);
-      --html writes a self-contained web page that steps through every move instead
-  meeplekit help
-`;
+import { VERSION } from './version.js';
 
 // Worker threads of `simulate` load this file too: only the main thread runs a command.
 if (isMainThread) {
-  const [command, ...rest] = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  // `meeplekit help simulate` is `meeplekit simulate --help`.
+  const [command, ...rest] = argv[0] === 'help' && argv.length > 1 ? [...argv.slice(1), '--help'] : argv;
+  // Stops simulate: SIGINT, SIGTERM, or stdout closed by its reader (EPIPE).
+  const stop = new AbortController();
+  /** A reader that closed stdout early (`| head -1`) ends the command quietly: no EPIPE trace. */
+  const quietOnClosedPipe = (): void => {
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      stop.abort('EPIPE');
+      process.exitCode = 0;
+    });
+    process.stderr.on('error', () => {});
+  };
   if (command === 'play') {
+    quietOnClosedPipe();
     const out = runPlay(rest);
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);
     process.exitCode = out.code;
   } else if (command === 'simulate') {
-    void runSimulate(rest, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }).then((code) => {
+    quietOnClosedPipe();
+    // The first Ctrl-C stops the run cleanly; a second one (the listener is gone) kills at once.
+    const onSignal = (signal: NodeJS.Signals): void => stop.abort(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const io = {
+      stdout: (t: string) => {
+        if (!stop.signal.aborted || stop.signal.reason !== 'EPIPE') process.stdout.write(t);
+      },
+      stderr: (t: string) => process.stderr.write(t),
+      stderrIsTTY: process.stderr.isTTY === true,
+      signal: stop.signal,
+    };
+    void runSimulate(rest, io).then((code) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       process.exitCode = code;
     });
   } else if (command === 'render') {
+    quietOnClosedPipe();
     void runRender(rest, { stdoutIsTTY: process.stdout.isTTY === true }).then((out) => {
       process.stdout.write(out.stdout);
       process.stderr.write(out.stderr);
       process.exitCode = out.code;
     });
+  } else if (command === '--version' || command === '-v' || command === 'version') {
+    quietOnClosedPipe();
+    process.stdout.write(`${VERSION}\n`);
   } else if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(HELP);
+    quietOnClosedPipe();
+    process.stdout.write(topHelp());
   } else {
-    process.stderr.write(`meeplekit: unknown command '${command}'\n${HELP}`);
+    process.stderr.write(`meeplekit: unknown command '${command}' (commands: play, simulate, render, serve; meeplekit --help lists them)\n`);
     process.exitCode = 2;
   }
 }

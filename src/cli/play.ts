@@ -2,14 +2,12 @@
  * `meeplekit play`: a seeded game between bots, printed turn by turn or as one JSON object.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { createRuleset } from '../ruleset.js';
-import type { Expansion } from '../core/expansion.js';
-import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS, gameByName } from './expansions.js';
+import { parseFlags, wantsHelp } from './args.js';
+import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, makeBots, seedProblem, type BotGameFlags } from './expansions.js';
 import { applyMove, newGame } from '../core/engine/apply.js';
 import { createRandomSource } from '../core/rng.js';
 import type { ExpansionEvent, GameEvent } from '../core/events.js';
-import { greedyBot, randomBot, type Bot } from '../bots.js';
+import type { Bot } from '../bots.js';
 import { makeReplay } from '../core/engine/serialize.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState } from '../core/state.js';
@@ -26,7 +24,6 @@ export const FIGURE: Readonly<Record<string, string>> = {
   house: 'squire',
   court: 'merchant',
 };
-const BOTS = ['random', 'greedy'] as const;
 
 /** What a CLI command produced: text for stdout and stderr, and an exit code. */
 export interface CommandOutput {
@@ -35,20 +32,36 @@ export interface CommandOutput {
   readonly code: number;
 }
 
-const USAGE = `usage: meeplekit play [--game classic|castle] [--expansions id,id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--json] [--replay game.json]`;
+/** `play`'s usage line. */
+export const PLAY_SYNOPSIS = `meeplekit play [--game classic|castle] [--expansions id,id,...] [--option id.key=value]...
+                      [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...]
+                      [--json] [--replay game.json]`;
+const USAGE = `usage: ${PLAY_SYNOPSIS}\n(meeplekit play --help: every flag)`;
+
+/** The flags of the game `play` and `render game` play, for their `--help`. */
+export const BOT_GAME_FLAGS_HELP = `${GAME_FLAGS_HELP}
+  --players N           number of players (default 2; the game's range)
+  --seed S              any text up to 256 characters (default 1): the tiles' order; bots from S/bots
+  --bots LIST           bots given to the seats in turn: ${BOTS.join(', ')} (default random)`;
+
+/** `meeplekit play --help`. */
+export const PLAY_HELP = `usage: ${PLAY_SYNOPSIS}
+
+Plays one seeded game between bots and prints each turn, the final scoring and the winners.
+
+${BOT_GAME_FLAGS_HELP}
+  --json                one JSON object (ruleset, seed, players, bots, scores, winners, turns, ...) instead
+  --replay FILE         also write the game's replay file (meeplekit render replay reads it)
+  -h, --help            this help
+`;
 
 function fail(message: string): CommandOutput {
   return { stdout: '', stderr: `meeplekit play: ${message}\n${USAGE}\n`, code: 2 };
 }
 
 /** The parsed `play` options ({@link GAME_OPTIONS}), as `parseArgs` returns them. */
-export interface GameFlags {
-  readonly game: string;
-  readonly expansions: string;
-  readonly 'river-set'?: string | undefined;
-  readonly players: string;
+export interface GameFlags extends BotGameFlags {
   readonly seed: string;
-  readonly bots: string;
 }
 
 /** A seeded bot game ready to play: its rules, first state, and a bot per player. */
@@ -66,20 +79,16 @@ export interface BotGame {
  * bad flag. `meeplekit render game` plays the very same game.
  */
 export function setUpBotGame(values: GameFlags): BotGame | string {
-  if (!/^\d+$/.test(values.players)) return `--players must be a whole number, got '${values.players}'`;
-  const ids = expansionIds(values.expansions, values['river-set']);
-  if (typeof ids === 'string') return ids;
-  const expansions: Expansion[] = ids.map((id) => CLI_EXPANSIONS[id]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
-  const rules = createRuleset({ game: gameByName(values.game), expansions });
-  if (!rules.ok) return rules.error.message;
-  const players = Number(values.players);
-  const game = newGame(rules.value, { players, seed: values.seed });
+  const setup = botGameFromFlags(values);
+  if (typeof setup === 'string') return setup;
+  const { players, bots: botNames } = setup;
+  const { rules } = setup.chosen;
+  const tooLong = seedProblem(values.seed);
+  if (tooLong !== null) return tooLong;
+  const game = newGame(rules, { players, seed: values.seed });
   if (!game.ok) return game.error.message;
-  const names = values.bots.split(',');
-  for (const b of names) if (!(BOTS as readonly string[]).includes(b)) return `unknown bot '${b}' (bots: ${BOTS.join(', ')})`;
   const random = createRandomSource(`${values.seed}/bots`);
-  const bots: Bot[] = Array.from({ length: players }, (_, p) => (names[p % names.length] === 'greedy' ? greedyBot(random) : randomBot(random)));
-  return { rules: rules.value, state: game.value, bots, botNames: bots.map((_, p) => names[p % names.length]!) };
+  return { rules, state: game.value, bots: makeBots(botNames, random), botNames };
 }
 
 /**
@@ -88,21 +97,10 @@ export function setUpBotGame(values: GameFlags): BotGame | string {
  * once the game is over (nothing is written on a bad argument).
  */
 export function runPlay(args: readonly string[]): CommandOutput {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        ...GAME_OPTIONS,
-        json: { type: 'boolean', default: false },
-        replay: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    return fail((e as Error).message);
-  }
+  if (wantsHelp(args)) return { stdout: PLAY_HELP, stderr: '', code: 0 };
+  const parsed = parseFlags(args, { ...GAME_OPTIONS, json: { type: 'boolean', default: false }, replay: { type: 'string' } }, false);
+  if (typeof parsed === 'string') return fail(parsed);
+  const { values } = parsed;
   if (values.replay === '') return fail('--replay needs a file name');
   const setup = setUpBotGame(values);
   if (typeof setup === 'string') return fail(setup);

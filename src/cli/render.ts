@@ -12,26 +12,18 @@
  * nothing and exits with code 2.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import type { Expansion } from '../core/expansion.js';
 import { applyMove } from '../core/engine/apply.js';
 import { replay, REPLAY_FORMAT, REPLAY_VERSION, type Replay } from '../core/engine/serialize.js';
 import { showValue } from '../core/errors.js';
 import type { Result } from '../core/result.js';
 import { err, ok } from '../core/result.js';
-import type { Ruleset, RulesetOptions } from '../core/ruleset.js';
+import type { Ruleset } from '../core/ruleset.js';
 import type { GameState } from '../core/state.js';
 import type { Rotation } from '../core/types.js';
-import { count, type CountOptions } from '../expansions/count/index.js';
-import { kingRobber } from '../expansions/king-robber/index.js';
-import { princessDragon, type PrincessDragonOptions } from '../expansions/princess-dragon/index.js';
-import { river, type RiverOptions } from '../expansions/river/index.js';
-import { shrines } from '../expansions/shrines/index.js';
-import { tower, type TowerOptions } from '../expansions/tower/index.js';
-import { createRuleset } from '../ruleset.js';
 import { renderBoard, renderTile } from '../render/index.js';
-import { CLI_EXPANSIONS, expansionIds, GAME_OPTIONS, gameByName } from './expansions.js';
-import { setUpBotGame } from './play.js';
+import { isRecord, parseFlags, wantsHelp, wholeNumber } from './args.js';
+import { EXPANSION_FACTORIES, GAME_FLAGS_HELP, GAME_OPTIONS, RULESET_OPTIONS, rulesetFromFlags, rulesetFromSpec } from './expansions.js';
+import { BOT_GAME_FLAGS_HELP, setUpBotGame } from './play.js';
 import { replayPositions, rulesetName, viewerHtml } from './viewer.js';
 
 /** What `meeplekit render` produced: stdout (text, or the bytes of a PNG), stderr and an exit code. */
@@ -49,9 +41,60 @@ export interface RenderDeps {
   readonly stdoutIsTTY?: boolean;
 }
 
-const USAGE = `usage: meeplekit render tile <id> [--game classic|castle] [--expansions id,...] [--river-set I|II|both] [--rotation 0..3] [--out file] [--png]
-       meeplekit render game [--game classic|castle] [--expansions id,...] [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...] [--turn N] [--out file] [--png]
-       meeplekit render replay <file> [--turn N] [--out file] [--html] [--png]`;
+/** The usage line of each form of `render`. */
+export const RENDER_SYNOPSIS: Readonly<Record<string, string>> = {
+  tile: `meeplekit render tile <id> [--game classic|castle] [--expansions id,...] [--option id.key=value]...
+                             [--river-set I|II|both] [--rotation 0..3] [--out file] [--png]`,
+  game: `meeplekit render game [--game classic|castle] [--expansions id,...] [--option id.key=value]...
+                             [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...]
+                             [--turn N] [--out file] [--png]`,
+  replay: 'meeplekit render replay <file> [--turn N] [--out file] [--html] [--png]',
+};
+
+const USAGE = `usage: ${RENDER_SYNOPSIS['tile']}
+       ${RENDER_SYNOPSIS['game']}
+       ${RENDER_SYNOPSIS['replay']}
+(meeplekit render <tile|game|replay> --help: every flag)`;
+
+const OUTPUT_HELP = `  --out FILE            write the picture to FILE instead of stdout
+  --png                 PNG instead of SVG (needs the optional package @resvg/resvg-js)
+  -h, --help            this help`;
+
+/** `meeplekit render --help` and the help of each sub-form (`render tile --help`, ...). */
+export const RENDER_HELP: Readonly<Record<string, string>> = {
+  '': `${USAGE.split('\n(')[0]}
+
+Pictures of tiles and boards as SVG (or PNG), and the replay viewer:
+  tile     one tile kind
+  game     the board of the game meeplekit play plays with the same flags
+  replay   the board of a replay file, or (--html) the viewer, one self-contained web page
+meeplekit render <tile|game|replay> --help shows each one's flags.
+`,
+  tile: `usage: ${RENDER_SYNOPSIS['tile']}
+
+Draws one tile kind of the game and expansions given; docs/tiles.md shows every tile with its id.
+
+${GAME_FLAGS_HELP}
+  --rotation R          quarter turns clockwise: 0 (default) to 3
+${OUTPUT_HELP}
+`,
+  game: `usage: ${RENDER_SYNOPSIS['game']}
+
+Plays the game meeplekit play plays with the same flags and draws its board after turn N.
+
+${BOT_GAME_FLAGS_HELP}
+  --turn N              the board after turn N (0: before the first; default: the end, final scoring included)
+${OUTPUT_HELP}
+`,
+  replay: `usage: ${RENDER_SYNOPSIS['replay']}
+
+Checks a replay file (meeplekit play --replay writes one) move by move and draws its board.
+
+  --turn N              the board after turn N (default: the end); with --html, the position the viewer opens at
+  --html                write the replay viewer: one self-contained web page stepping through every move
+${OUTPUT_HELP}
+`,
+};
 
 function fail(command: string, message: string): RenderOutput {
   return { stdout: '', stderr: `meeplekit render${command === '' ? '' : ` ${command}`}: ${message}\n${USAGE}\n`, code: 2 };
@@ -73,6 +116,10 @@ const OUTPUT_OPTIONS = {
  */
 export async function runRender(args: readonly string[], deps: RenderDeps = {}): Promise<RenderOutput> {
   const [sub, ...rest] = args;
+  if (wantsHelp(args)) {
+    const known = sub !== undefined && Object.hasOwn(RENDER_SYNOPSIS, sub);
+    return { stdout: RENDER_HELP[known ? sub : '']!, stderr: '', code: 0 };
+  }
   if (sub === 'tile') return renderTileCommand(rest, deps);
   if (sub === 'game') return renderGameCommand(rest, deps);
   if (sub === 'replay') return renderReplayCommand(rest, deps);
@@ -84,61 +131,31 @@ function outProblem(out: string | undefined): string | null {
   return out === '' ? '--out needs a file name' : null;
 }
 
-/** A whole number from a flag, or null. */
-function wholeNumber(text: string): number | null {
-  return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null;
-}
-
 async function renderTileCommand(args: readonly string[], deps: RenderDeps): Promise<RenderOutput> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        game: GAME_OPTIONS.game,
-        expansions: GAME_OPTIONS.expansions,
-        'river-set': GAME_OPTIONS['river-set'],
-        rotation: { type: 'string', default: '0' },
-        ...OUTPUT_OPTIONS,
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return fail('tile', (e as Error).message);
-  }
+  const parsed = parseFlags(args, { ...RULESET_OPTIONS, rotation: { type: 'string', default: '0' }, ...OUTPUT_OPTIONS }, true);
+  if (typeof parsed === 'string') return fail('tile', parsed);
   const { values, positionals } = parsed;
   if (positionals.length !== 1) return fail('tile', positionals.length === 0 ? 'which tile? give its id, such as D' : `one tile id at a time, got ${positionals.length}: ${positionals.join(' ')}`);
   const id = positionals[0]!;
   const problem = outProblem(values.out);
   if (problem !== null) return fail('tile', problem);
   if (!/^[0-3]$/.test(values.rotation)) return fail('tile', `--rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got '${values.rotation}'`);
-  const ids = expansionIds(values.expansions, values['river-set']);
-  if (typeof ids === 'string') return fail('tile', ids);
-  const expansions: Expansion[] = ids.map((x) => CLI_EXPANSIONS[x]!(values['river-set'] === undefined ? {} : { riverSet: values['river-set'] }));
-  const rules = createRuleset({ game: gameByName(values.game), expansions });
-  if (!rules.ok) return fail('tile', rules.error.message);
-  if (!Object.hasOwn(rules.value.tileIndex, id)) {
-    const known = rules.value.tiles.map((t) => t.def.id).filter((t) => !t.startsWith('@'));
-    return fail('tile', `unknown tile '${id}' in ${rulesetName(rules.value)} (tiles: ${known.join(', ')})`);
+  const chosen = rulesetFromFlags(values);
+  if (typeof chosen === 'string') return fail('tile', chosen);
+  const { rules } = chosen;
+  if (!Object.hasOwn(rules.tileIndex, id)) {
+    const known = rules.tiles.map((t) => t.def.id).filter((t) => !t.startsWith('@'));
+    return fail('tile', `unknown tile '${id}' in ${rulesetName(rules)} (tiles: ${known.join(', ')})`);
   }
-  const svg = renderTile(rules.value, id, Number(values.rotation) as Rotation);
+  const svg = renderTile(rules, id, Number(values.rotation) as Rotation);
   if (!svg.ok) return failNoUsage('tile', `${svg.error.code}: ${svg.error.message}`, 1);
   return emit('tile', svg.value, values, deps);
 }
 
 async function renderGameCommand(args: readonly string[], deps: RenderDeps): Promise<RenderOutput> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: { ...GAME_OPTIONS, turn: { type: 'string' }, ...OUTPUT_OPTIONS },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    return fail('game', (e as Error).message);
-  }
+  const parsed = parseFlags(args, { ...GAME_OPTIONS, turn: { type: 'string' }, ...OUTPUT_OPTIONS }, false);
+  if (typeof parsed === 'string') return fail('game', parsed);
+  const { values } = parsed;
   const problem = outProblem(values.out);
   if (problem !== null) return fail('game', problem);
   const turn = values.turn === undefined ? null : wholeNumber(values.turn);
@@ -161,17 +178,8 @@ async function renderGameCommand(args: readonly string[], deps: RenderDeps): Pro
 }
 
 async function renderReplayCommand(args: readonly string[], deps: RenderDeps): Promise<RenderOutput> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: { turn: { type: 'string' }, html: { type: 'boolean', default: false }, ...OUTPUT_OPTIONS },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return fail('replay', (e as Error).message);
-  }
+  const parsed = parseFlags(args, { turn: { type: 'string' }, html: { type: 'boolean', default: false }, ...OUTPUT_OPTIONS }, true);
+  if (typeof parsed === 'string') return fail('replay', parsed);
   const { values, positionals } = parsed;
   if (positionals.length !== 1) return fail('replay', positionals.length === 0 ? 'which replay? give its file (meeplekit play --replay game.json writes one)' : `one replay file at a time, got ${positionals.length}`);
   const problem = outProblem(values.out);
@@ -212,41 +220,10 @@ export interface LoadedReplay {
  * Expansion factories by id, called with the options a replay stores for them (`rules.options`):
  * the expansion checks them itself (`options/expansion-options`).
  */
-export const REPLAY_EXPANSIONS: Readonly<Record<string, (options: Readonly<Record<string, unknown>>) => Expansion>> = {
-  count: (o) => count(o as CountOptions),
-  // No options: anything stored makes the ruleset differ from the replay's, which `replay()` reports.
-  'king-robber': () => kingRobber(),
-  'princess-dragon': (o) => princessDragon(o as PrincessDragonOptions),
-  river: (o) => river(o as RiverOptions),
-  shrines: (o) => (Object.keys(o).length === 0 ? shrines() : (shrines as (options: unknown) => Expansion)(o)),
-  tower: (o) => tower(o as TowerOptions),
-};
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export const REPLAY_EXPANSIONS = EXPANSION_FACTORIES;
 
 /** The ruleset a replay's `ruleset` field names, or why there is none. */
-export function rulesetFromReplay(spec: unknown): Result<Ruleset, string> {
-  if (!isRecord(spec)) return err('replay/malformed: $.ruleset must be an object such as {"game":"classic","expansions":[]}');
-  if (typeof spec['game'] !== 'string') return err('replay/malformed: $.ruleset.game must be a string');
-  const refs = spec['expansions'] ?? [];
-  if (!Array.isArray(refs)) return err('replay/malformed: $.ruleset.expansions must be an array');
-  const expansions: Expansion[] = [];
-  for (const [i, ref] of refs.entries()) {
-    if (!isRecord(ref) || typeof ref['id'] !== 'string') return err(`replay/malformed: $.ruleset.expansions[${i}] must be an object with an id`);
-    const options = ref['options'] ?? {};
-    if (!isRecord(options)) return err(`replay/malformed: $.ruleset.expansions[${i}].options must be an object`);
-    const make = Object.hasOwn(REPLAY_EXPANSIONS, ref['id']) ? REPLAY_EXPANSIONS[ref['id']] : undefined;
-    if (make === undefined) return err(`options/unknown-expansion: unknown expansion '${ref['id']}' (expansions: ${Object.keys(REPLAY_EXPANSIONS).join(', ')})`);
-    expansions.push(make(options));
-  }
-  // Classic takes no options: a replay that gives some is refused by createRuleset.
-  const options: Record<string, unknown> = { game: gameByName(spec['game'], spec['options']), expansions };
-  if (spec['options'] !== undefined && spec['game'] !== 'castle') options['options'] = spec['options'];
-  const rules = createRuleset(options as unknown as RulesetOptions);
-  return rules.ok ? ok(rules.value) : err(`${rules.error.code}: ${rules.error.message}`);
-}
+export const rulesetFromReplay = rulesetFromSpec;
 
 /** Reads a replay file and validates it with `replay()`: its rules and data, or a message naming the file. */
 export function loadReplayFile(file: string): Result<LoadedReplay, string> {
