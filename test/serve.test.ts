@@ -322,6 +322,38 @@ describe('serve: vector environments', () => {
     }
   });
 
+  test.each([
+    ['The Castle (its token chance nodes resolved too)', { game: 'castle' }],
+    ['classic with five expansions, 4 players (module steps, the Count deciding out of turn)', { expansions: ['count', 'tower', 'princess-dragon', 'king-robber', 'shrines'], players: 4 }],
+    ['classic with both River sets, 3 players', { expansions: ['river'], options: { river: { set: 'both' } }, players: 3 }],
+  ])('vector environments of %s play whole games, with observations', (_name, config) => {
+    const c = new Client();
+    const g = c.ok({ op: 'make_game', ...config });
+    const P = g['players'] as number;
+    const size = (g['observation_shape'] as number[])[0]!;
+    const N = 4;
+    let r = c.ok({ op: 'vec_make', game_id: g['game_id'], num_envs: N, seed: 'whole', observations: true });
+    const random = createRandomSource('whole agent');
+    const sums = Array.from({ length: N }, () => new Array<number>(P).fill(0));
+    let finished = 0;
+    for (let step = 0; step < 2000 && finished < N; step++) {
+      const b = batchOf(r);
+      expect(b.observations).toHaveLength(N * size);
+      for (let i = 0; i < N; i++) expect(b.player[i]).toBeGreaterThanOrEqual(0);
+      r = c.ok({ op: 'vec_step', env_id: 'v1', actions: randomActions(b, random) });
+      const after = batchOf(r);
+      for (let i = 0; i < N; i++) {
+        for (let p = 0; p < P; p++) sums[i]![p]! += after.rewards[i * P + p]!;
+        if (after.done[i] === 1) {
+          expect(Array.from(after.returns.subarray(i * P, (i + 1) * P))).toEqual(sums[i]);
+          sums[i]!.fill(0);
+          finished++;
+        }
+      }
+    }
+    expect(finished).toBeGreaterThanOrEqual(N);
+  });
+
   test('the same seed and actions give the same batches; another seed other games; actions as base64 or JSON', () => {
     const run = (seed: string, binary: boolean): string[] => {
       const { c, game } = withGame();

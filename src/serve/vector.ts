@@ -78,31 +78,36 @@ function newEpisode(v: VecEntry, i: number): void {
   v.envs[i] = sim;
 }
 
-/** Writes who decides, the legal actions, masks and observations of every environment. */
-function writeBatch(v: VecEntry): void {
-  const { envs, player, offsets, game } = v;
+/**
+ * Writes environment i's part of the batch (who decides, its legal actions from `at` on, its mask
+ * and observation); returns where the next environment's legal actions start.
+ */
+function writeEnv(v: VecEntry, i: number, at: number): number {
+  const sim = v.envs[i]!;
+  v.player[i] = sim.currentPlayer();
+  v.offsets[i] = at;
+  const list = sim.legalActions();
   let legal = v.legal;
-  let at = 0;
-  for (let i = 0; i < v.n; i++) {
-    const sim = envs[i]!;
-    player[i] = sim.currentPlayer();
-    offsets[i] = at;
-    const list = sim.legalActions();
-    if (at + list.length > legal.length) {
-      const grown = new Int32Array(Math.max(2 * legal.length, at + list.length));
-      grown.set(legal.subarray(0, at));
-      legal = v.legal = grown;
-    }
-    legal.set(list, at);
-    at += list.length;
-    if (v.mask !== null) {
-      const row = v.maskRows[i]!;
-      row.fill(0);
-      for (let j = 0; j < list.length; j++) row[list[j]!] = 1;
-    }
-    if (v.obs !== null) writeObservationTensor(game.rules, sim.state, sim.isTerminal() ? 0 : sim.currentPlayer(), v.obsRows[i]!);
+  if (at + list.length > legal.length) {
+    const grown = new Int32Array(Math.max(2 * legal.length, at + list.length));
+    grown.set(legal.subarray(0, at));
+    legal = v.legal = grown;
   }
-  offsets[v.n] = at;
+  legal.set(list, at);
+  if (v.mask !== null) {
+    const row = v.maskRows[i]!;
+    row.fill(0);
+    for (let j = 0; j < list.length; j++) row[list[j]!] = 1;
+  }
+  if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, sim.isTerminal() ? 0 : sim.currentPlayer(), v.obsRows[i]!);
+  return at + list.length;
+}
+
+/** Writes the batch's part of every environment. */
+function writeBatch(v: VecEntry): void {
+  let at = 0;
+  for (let i = 0; i < v.n; i++) at = writeEnv(v, i, at);
+  v.offsets[v.n] = at;
 }
 
 /** The batch as a response: binary arrays of the buffers (stringify it before the next step). */
@@ -208,7 +213,10 @@ function stepVec(req: Request, handles: Handles): Checked<Record<string, unknown
       return err(illegalAction(`${String(req['env_id'])} env ${i}`, v.game, sim, a[i]!, legal.subarray(offsets[i]!, offsets[i + 1]!)));
     }
   }
+  // Each environment is stepped and its part of the batch written at once, while its state is
+  // in the cache (the actions were all checked above: the old legal lists are no longer needed).
   const P = v.game.players;
+  let at = 0;
   for (let i = 0; i < n; i++) {
     const sim = envs[i]!;
     const row = i * P;
@@ -216,25 +224,26 @@ function stepVec(req: Request, handles: Handles): Checked<Record<string, unknown
       // Without auto-reset a finished game stays finished: nothing more to reward.
       for (let p = 0; p < P; p++) rewards[row + p] = returns[row + p] = 0;
       done[i] = 1;
-      continue;
-    }
-    const before = sim.state.scores;
-    for (let p = 0; p < P; p++) rewards[row + p] = -before[p]!;
-    sim.applyAction(a[i]!);
-    const random = randoms[i]!;
-    while (sim.isChanceNode()) sim.applyRandom(random);
-    const after = sim.state.scores;
-    for (let p = 0; p < P; p++) rewards[row + p]! += after[p]!;
-    if (sim.isTerminal()) {
-      for (let p = 0; p < P; p++) returns[row + p] = after[p]!;
-      done[i] = 1;
-      if (v.autoReset) newEpisode(v, i);
     } else {
-      for (let p = 0; p < P; p++) returns[row + p] = 0;
-      done[i] = 0;
+      const before = sim.state.scores;
+      for (let p = 0; p < P; p++) rewards[row + p] = -before[p]!;
+      sim.applyAction(a[i]!);
+      const random = randoms[i]!;
+      while (sim.isChanceNode()) sim.applyRandom(random);
+      const after = sim.state.scores;
+      for (let p = 0; p < P; p++) rewards[row + p]! += after[p]!;
+      if (sim.isTerminal()) {
+        for (let p = 0; p < P; p++) returns[row + p] = after[p]!;
+        done[i] = 1;
+        if (v.autoReset) newEpisode(v, i);
+      } else {
+        for (let p = 0; p < P; p++) returns[row + p] = 0;
+        done[i] = 0;
+      }
     }
+    at = writeEnv(v, i, at);
   }
-  writeBatch(v);
+  offsets[n] = at;
   return ok(batch(v));
 }
 
