@@ -116,6 +116,41 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+class Pending:
+    """A request in flight (:meth:`Server.submit`)."""
+
+    __slots__ = ("_server", "id", "op", "_response")
+
+    def __init__(self, server: "Server", request_id: int, op: str):
+        self._server = server
+        self.id = request_id
+        self.op = op
+        self._response: Optional[Dict[str, Any]] = None
+
+    def done(self) -> bool:
+        """Whether the response has been read."""
+        return self._response is not None
+
+    def _outcome(self) -> Any:
+        r = self._response
+        assert r is not None
+        return r if r.get("ok") is True else MeepleError.from_response(r.get("error"))
+
+    def result(self) -> Dict[str, Any]:
+        """Waits for the response; its fields, or raises :class:`MeepleError`."""
+        server = self._server
+        with server._lock:
+            while self._response is None:
+                if server._dead is not None or not server._inflight:
+                    server._check_usable()
+                    raise ServerError("client/bad-response", f"request {self.id} ({self.op}) has no response")
+                server._read_one()
+        out = self._outcome()
+        if isinstance(out, MeepleError):
+            raise out
+        return out
+
+
 class Server:
     """One ``meeplekit serve`` process and its JSON-lines session.
 
@@ -172,6 +207,7 @@ class Server:
         self._lock = threading.RLock()
         self._next_id = 0
         self._garbage: List[str] = []
+        self._inflight: Deque[Pending] = collections.deque()
         self._closed = False
         self._dead: Optional[ServerError] = None
         self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._owner, close_timeout)
@@ -266,35 +302,54 @@ class Server:
             except (OSError, ValueError):
                 pass
 
-    def _send_lines(self, requests: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        """Writes the requests at once, then reads their responses (in order)."""
-        stdin, stdout = self._proc.stdin, self._proc.stdout
-        assert stdin is not None and stdout is not None
+    def _write(self, requests: List[Dict[str, Any]]) -> List["Pending"]:
+        """Writes requests in one write (the lock held); their responses are read later, in order."""
+        stdin = self._proc.stdin
+        assert stdin is not None
         data = b"".join(json.dumps(r, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n" for r in requests)
         try:
             stdin.write(data)
             stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died("closed its input") from None
-        out = []
-        for request in requests:
-            line = stdout.readline()
-            if not line:
-                raise self._died(f"exited while answering {request.get('op')!r}")
-            try:
-                response = json.loads(line)
-            except ValueError:
-                raise ServerError("client/bad-response", f"the server wrote a line that is not JSON: {line[:200]!r}") from None
-            if not isinstance(response, dict) or response.get("id") != request["id"]:
-                raise ServerError(
-                    "client/bad-response", f"expected the response to request {request['id']!r}, got {line[:200]!r}"
-                )
-            out.append(response)
-        return out
+        pending = [Pending(self, r["id"], str(r.get("op"))) for r in requests]
+        self._inflight.extend(pending)
+        return pending
+
+    def _read_one(self) -> None:
+        """Reads the next response line and gives it to the oldest request in flight (the lock held)."""
+        stdout = self._proc.stdout
+        assert stdout is not None
+        head = self._inflight[0]
+        line = stdout.readline()
+        if not line:
+            raise self._died(f"exited while answering {head.op!r}")
+        try:
+            response = json.loads(line)
+        except ValueError:
+            raise ServerError("client/bad-response", f"the server wrote a line that is not JSON: {line[:200]!r}") from None
+        if not isinstance(response, dict) or response.get("id") != head.id:
+            raise ServerError("client/bad-response", f"expected the response to request {head.id!r}, got {line[:200]!r}")
+        self._inflight.popleft()
+        head._response = response
 
     def _new_id(self) -> int:
         self._next_id += 1
         return self._next_id
+
+    def _lines(self, requests: Iterable[Tuple[str, Mapping[str, Any]]]) -> Tuple[List[Dict[str, Any]], int]:
+        """The request lines, after a ``delete`` of collected handles when enough have piled up."""
+        lines: List[Dict[str, Any]] = []
+        garbage = self._garbage
+        if len(garbage) >= _FLUSH_GARBAGE_AT:
+            self._garbage = []
+            lines.append({"id": self._new_id(), "op": "delete", "ids": garbage})
+        skip = len(lines)
+        for op, args in requests:
+            req = {"id": self._new_id(), "op": op}
+            req.update(args)
+            lines.append(req)
+        return lines, skip
 
     def request(self, op: str, **args: Any) -> Dict[str, Any]:
         """Sends one request and returns the response's fields; raises :class:`MeepleError` for an
@@ -307,29 +362,24 @@ class Server:
         :class:`MeepleError` instead of raised (after all responses are read)."""
         with self._lock:
             self._check_usable()
-            lines: List[Dict[str, Any]] = []
-            garbage = self._garbage
-            if len(garbage) >= _FLUSH_GARBAGE_AT:
-                self._garbage = []
-                lines.append({"id": self._new_id(), "op": "delete", "ids": garbage})
-            skip = len(lines)
-            for op, args in requests:
-                req = {"id": self._new_id(), "op": op}
-                req.update(args)
-                lines.append(req)
-            responses = self._send_lines(lines)
-        results: List[Any] = []
-        first_error: Optional[MeepleError] = None
-        for response in responses[skip:]:
-            if response.get("ok") is True:
-                results.append(response)
-            else:
-                error = MeepleError.from_response(response.get("error"))
-                first_error = first_error or error
-                results.append(error)
-        if raise_errors and first_error is not None:
-            raise first_error
+            lines, skip = self._lines(requests)
+            pending = self._write(lines)
+            while pending[-1]._response is None:
+                self._read_one()
+        results = [p._outcome() for p in pending[skip:]]
+        errors = [r for r in results if isinstance(r, MeepleError)]
+        if raise_errors and errors:
+            raise errors[0]
         return results
+
+    def submit(self, op: str, **args: Any) -> "Pending":
+        """Sends a request without waiting for its response: :meth:`Pending.result` waits for it.
+        Other requests may be made meanwhile (the server answers in order; the client keeps
+        responses until they are asked for), so that the server works while Python does."""
+        with self._lock:
+            self._check_usable()
+            lines, skip = self._lines([(op, args)])
+            return self._write(lines)[-1]
 
     def info(self) -> Dict[str, Any]:
         """The server's ``info``: protocol, version, games and expansions."""

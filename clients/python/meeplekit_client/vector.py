@@ -104,6 +104,7 @@ class VectorEnv:
         """The last batch returned (by the constructor, :meth:`reset` or :meth:`step`)."""
         self._closed = False
         self._np_rng: Any = None
+        self._inflight: Any = None
         self._finalizer = weakref.finalize(self, self.server._discard, self.id)
         self._finalizer.atexit = False
 
@@ -132,10 +133,27 @@ class VectorEnv:
         """Applies one action per env (``-1`` for an env that is over and not reset) and returns the
         new batch. An illegal action raises :class:`MeepleError` (``protocol/illegal-action``) and
         no env moves."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions: Any) -> None:
+        """Sends the step without waiting: :meth:`step_wait` returns its batch. Meanwhile the
+        program may work on something else, for instance choose the actions of another
+        VectorEnv on the same server, whose step the server then runs while this one's is read:
+        with two envs in flight neither the server nor Python waits for the other."""
         if len(actions) != self.num_envs:
             raise ValueError(f"step needs {self.num_envs} actions, got {len(actions)}")
+        if self._inflight is not None:
+            raise RuntimeError("step_async: the previous step_async has not been waited for")
         self._fresh = None
-        self.last = VecBatch(self.server.request("vec_step", env_id=self.id, actions=_arrays.encode_int32(actions)))
+        self._inflight = self.server.submit("vec_step", env_id=self.id, actions=_arrays.encode_int32(actions))
+
+    def step_wait(self) -> VecBatch:
+        """The batch of the step :meth:`step_async` sent."""
+        pending, self._inflight = self._inflight, None
+        if pending is None:
+            raise RuntimeError("step_wait: no step_async to wait for")
+        self.last = VecBatch(pending.result())
         return self.last
 
     def random_actions(self, batch: Optional[VecBatch] = None, rng: Any = None) -> Any:

@@ -51,7 +51,7 @@ class FacadeTest(unittest.TestCase):
         self.assertEqual(g.max_game_length(), 142)
         self.assertEqual(g.utility_bounds("win-loss"), (-1.0, 1.0))
         self.assertEqual(g.min_utility(), 0.0)
-        self.assertEqual(g.max_utility(), math.inf)
+        self.assertGreater(g.max_utility(), 100.0)  # finite, or inf from a server that knows no bound
 
     def test_random_episode(self):
         state = self.game.new_initial_state(seed="episode")

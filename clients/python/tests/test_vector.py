@@ -99,6 +99,36 @@ class VectorTest(unittest.TestCase):
             batch = env.reset(seed="again")
             self.assertEqual([int(p) for p in batch.current_player], [0, 0])
 
+    def test_two_envs_in_flight(self):
+        def actions(batch, rng):
+            return [rng.choice(list(x)) for x in batch.legal_actions]
+
+        def sync(seed):
+            with VectorEnv(3, self.game, seed=seed) as env:
+                batch, rng, out = env.reset(), random.Random(seed), []
+                for _ in range(25):
+                    batch = env.step(actions(batch, rng))
+                    out.append(rows(batch.rewards) + [list(batch.current_player)])
+                return out
+
+        a, b = VectorEnv(3, self.game, seed="a"), VectorEnv(3, self.game, seed="b")
+        ba, bb = a.reset(), b.reset()
+        ra, rb = random.Random("a"), random.Random("b")
+        got_a, got_b = [], []
+        a.step_async(actions(ba, ra))
+        for _ in range(25):
+            b.step_async(actions(bb, rb))  # both in flight at once
+            ba = a.step_wait()
+            got_a.append(rows(ba.rewards) + [list(ba.current_player)])
+            if len(got_a) < 25:
+                a.step_async(actions(ba, ra))
+            bb = b.step_wait()
+            got_b.append(rows(bb.rewards) + [list(bb.current_player)])
+        a.close()
+        b.close()
+        self.assertEqual(got_a, sync("a"))
+        self.assertEqual(got_b, sync("b"))
+
     def test_illegal_vector_action(self):
         with VectorEnv(2, self.game, seed="bad") as env:
             batch = env.reset()
