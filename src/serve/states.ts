@@ -74,8 +74,15 @@ function decision(sim: ResearchSimulator): Record<string, unknown> {
   return { current_player: sim.currentPlayer(), is_chance: sim.isChanceNode(), is_terminal: sim.isTerminal() };
 }
 
-function getState(req: Request, handles: Handles): Checked<StateEntry> {
-  return handles.get(req['state_id'], 'state', 'state_id');
+/** An operation on the state that `state_id` names, with its own `fields` besides. */
+function onState(fields: readonly string[], run: (s: StateEntry, req: Request, handles: Handles) => Checked<Record<string, unknown>>): Op {
+  return {
+    fields: ['state_id', ...fields],
+    run(req, handles) {
+      const s = handles.get(req['state_id'], 'state', 'state_id');
+      return s.ok ? run(s.value, req, handles) : s;
+    },
+  };
 }
 
 function player(req: Request, name: string, game: GameEntry): Checked<number> {
@@ -127,122 +134,56 @@ export const STATE_OPS: Readonly<Record<string, Op>> = {
       return added(handles, g.value, sim);
     },
   },
-  state: {
-    fields: ['state_id', 'observation', 'kind'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const { game, sim } = s.value;
-      const k = kind(req);
-      if (!k.ok) return k;
-      const out: Record<string, unknown> = { ...decision(sim), legal_actions: Array.from(sim.legalActions()), returns: sim.returns(k.value), rewards: sim.rewards(k.value) };
-      if (req['observation'] !== undefined) {
-        const p = player(req, 'observation', game);
-        if (!p.ok) return p;
-        out['observation'] = observation(game, sim, p.value);
-      }
-      return ok(out);
-    },
-  },
-  apply_action: {
-    fields: ['state_id', 'action', 'events'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const a = action(req);
-      if (!a.ok) return a;
-      const events = boolField(req, 'events', false);
-      if (!events.ok) return events;
-      const { game, sim } = s.value;
-      const legal = sim.legalActions();
-      if (!includesSorted(legal, 0, legal.length, a.value)) return err(illegalAction(`state ${String(req['state_id'])}`, game, sim, a.value, legal));
-      if (events.value) {
-        const list = sim.applyAction(a.value, { events: true });
-        return ok({ ...decision(sim), events: list });
-      }
-      sim.applyAction(a.value);
-      return ok(decision(sim));
-    },
-  },
-  chance_outcomes: {
-    fields: ['state_id'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      return ok({ outcomes: s.value.sim.chanceOutcomes().map((o) => [o.outcome, o.probability]) });
-    },
-  },
-  legal_actions_mask: {
-    fields: ['state_id'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const { game, sim } = s.value;
-      const mask = new Uint8Array(sim.isChanceNode() ? game.chanceOutcomes : game.actions);
-      sim.legalActionsMask(mask);
-      return ok({ mask: new BinaryArray(mask) });
-    },
-  },
-  returns: {
-    fields: ['state_id', 'kind'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const k = kind(req);
-      return k.ok ? ok({ returns: s.value.sim.returns(k.value) }) : k;
-    },
-  },
-  rewards: {
-    fields: ['state_id', 'kind'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const k = kind(req);
-      return k.ok ? ok({ rewards: s.value.sim.rewards(k.value) }) : k;
-    },
-  },
-  observation_tensor: {
-    fields: ['state_id', 'player'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const p = player(req, 'player', s.value.game);
-      return p.ok ? ok({ observation: observation(s.value.game, s.value.sim, p.value) }) : p;
-    },
-  },
-  action_to_string: {
-    fields: ['state_id', 'action'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const a = action(req);
-      return a.ok ? ok({ text: s.value.sim.actionToString(a.value) }) : a;
-    },
-  },
-  state_to_string: {
-    fields: ['state_id'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      return ok({ text: stateToString(s.value.game.rules, s.value.sim.state) });
-    },
-  },
-  clone: {
-    fields: ['state_id'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      return added(handles, s.value.game, s.value.sim.clone());
-    },
-  },
-  serialize: {
-    fields: ['state_id'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      return ok({ text: s.value.sim.serialize() });
-    },
-  },
+  state: onState(['observation', 'kind'], ({ game, sim }, req) => {
+    const k = kind(req);
+    if (!k.ok) return k;
+    const out: Record<string, unknown> = { ...decision(sim), legal_actions: Array.from(sim.legalActions()), returns: sim.returns(k.value), rewards: sim.rewards(k.value) };
+    if (req['observation'] !== undefined) {
+      const p = player(req, 'observation', game);
+      if (!p.ok) return p;
+      out['observation'] = observation(game, sim, p.value);
+    }
+    return ok(out);
+  }),
+  apply_action: onState(['action', 'events'], ({ game, sim }, req) => {
+    const a = action(req);
+    if (!a.ok) return a;
+    const events = boolField(req, 'events', false);
+    if (!events.ok) return events;
+    const legal = sim.legalActions();
+    if (!includesSorted(legal, 0, legal.length, a.value)) return err(illegalAction(`state ${String(req['state_id'])}`, game, sim, a.value, legal));
+    if (events.value) {
+      const list = sim.applyAction(a.value, { events: true });
+      return ok({ ...decision(sim), events: list });
+    }
+    sim.applyAction(a.value);
+    return ok(decision(sim));
+  }),
+  chance_outcomes: onState([], ({ sim }) => ok({ outcomes: sim.chanceOutcomes().map((o) => [o.outcome, o.probability]) })),
+  legal_actions_mask: onState([], ({ game, sim }) => {
+    const mask = new Uint8Array(sim.isChanceNode() ? game.chanceOutcomes : game.actions);
+    sim.legalActionsMask(mask);
+    return ok({ mask: new BinaryArray(mask) });
+  }),
+  returns: onState(['kind'], ({ sim }, req) => {
+    const k = kind(req);
+    return k.ok ? ok({ returns: sim.returns(k.value) }) : k;
+  }),
+  rewards: onState(['kind'], ({ sim }, req) => {
+    const k = kind(req);
+    return k.ok ? ok({ rewards: sim.rewards(k.value) }) : k;
+  }),
+  observation_tensor: onState(['player'], ({ game, sim }, req) => {
+    const p = player(req, 'player', game);
+    return p.ok ? ok({ observation: observation(game, sim, p.value) }) : p;
+  }),
+  action_to_string: onState(['action'], ({ sim }, req) => {
+    const a = action(req);
+    return a.ok ? ok({ text: sim.actionToString(a.value) }) : a;
+  }),
+  state_to_string: onState([], ({ game, sim }) => ok({ text: stateToString(game.rules, sim.state) })),
+  clone: onState([], ({ game, sim }, _req, handles) => added(handles, game, sim.clone())),
+  serialize: onState([], ({ sim }) => ok({ text: sim.serialize() })),
   deserialize: {
     fields: ['game_id', 'text'],
     run(req, handles) {
@@ -258,17 +199,11 @@ export const STATE_OPS: Readonly<Record<string, Op>> = {
       return added(handles, g.value, createResearchSimulator(g.value.rules, state.value));
     },
   },
-  determinize: {
-    fields: ['state_id', 'player', 'seed'],
-    run(req, handles) {
-      const s = getState(req, handles);
-      if (!s.ok) return s;
-      const p = player(req, 'player', s.value.game);
-      if (!p.ok) return p;
-      const seed = seedField(req, 'seed', true);
-      if (!seed.ok) return seed;
-      const { game, sim } = s.value;
-      return added(handles, game, createResearchSimulator(game.rules, determinize(game.rules, sim.state, p.value, seed.value!)));
-    },
-  },
+  determinize: onState(['player', 'seed'], ({ game, sim }, req, handles) => {
+    const p = player(req, 'player', game);
+    if (!p.ok) return p;
+    const seed = seedField(req, 'seed', true);
+    if (!seed.ok) return seed;
+    return added(handles, game, createResearchSimulator(game.rules, determinize(game.rules, sim.state, p.value, seed.value!)));
+  }),
 };

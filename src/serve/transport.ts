@@ -76,6 +76,26 @@ export function createLineReader(limit: number, onLine: (line: string) => void, 
   };
 }
 
+/**
+ * The lines of a byte stream one at a time, for the other side of the protocol (the benchmark and
+ * the tests drive a server with it): each call resolves with the next line, in order.
+ */
+export function lineQueue(stream: Readable): () => Promise<string> {
+  const ready: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  const reader = createLineReader(
+    Infinity,
+    (line) => {
+      const w = waiting.shift();
+      if (w === undefined) ready.push(line);
+      else w(line);
+    },
+    () => {},
+  );
+  stream.on('data', (chunk: Buffer) => reader.push(chunk));
+  return () => (ready.length > 0 ? Promise.resolve(ready.shift()!) : new Promise((resolve) => waiting.push(resolve)));
+}
+
 const BLANK = /^\s*$/;
 
 /**
