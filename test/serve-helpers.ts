@@ -3,32 +3,12 @@
  * decoded as a client would.
  */
 import { expect } from 'vitest';
-import { castle, type CastleOptions } from '../src/games/castle/entry.js';
-import { count, type CountOptions } from '../src/expansions/count/index.js';
-import { kingRobber } from '../src/expansions/king-robber/index.js';
-import { princessDragon, type PrincessDragonOptions } from '../src/expansions/princess-dragon/index.js';
-import { river, type RiverOptions } from '../src/expansions/river/index.js';
-import { shrines } from '../src/expansions/shrines/index.js';
-import { tower, type TowerOptions } from '../src/expansions/tower/index.js';
+import { SERVE_CONFIG } from '../src/cli/serve.js';
 import type { ServeConfig } from '../src/serve/games.js';
 import { createSession, type Session } from '../src/serve/session.js';
 
-/**
- * The server's modules as the command line gives them (src/cli/serve.ts's SERVE_CONFIG; the
- * command's own table is checked by test/serve-cli.test.ts): options handed on to each factory.
- */
-export const TEST_CONFIG: ServeConfig = {
-  version: 'test',
-  games: { classic: () => 'classic', castle: (o) => castle(o as CastleOptions) },
-  expansions: {
-    count: (o) => count(o as CountOptions),
-    'king-robber': () => kingRobber(),
-    'princess-dragon': (o) => princessDragon(o as PrincessDragonOptions),
-    river: (o) => river(o as RiverOptions),
-    shrines: (o) => (Object.keys(o).length === 0 ? shrines() : (shrines as (options: unknown) => ReturnType<typeof shrines>)(o)),
-    tower: (o) => tower(o as TowerOptions),
-  },
-};
+/** The command's games and expansions (the command line's tables), with the version `test`. */
+export const TEST_CONFIG: ServeConfig = { ...SERVE_CONFIG, version: 'test' };
 
 /** A binary array as it arrives. */
 export interface Binary {

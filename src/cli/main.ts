@@ -7,6 +7,7 @@ import { isMainThread } from 'node:worker_threads';
 import { topHelp } from './help.js';
 import { runPlay } from './play.js';
 import { runRender } from './render.js';
+import { runServe } from './serve.js';
 import { runSimulate } from './simulate.js';
 import { VERSION } from './version.js';
 
@@ -58,6 +59,9 @@ if (isMainThread) {
       process.stderr.write(out.stderr);
       process.exitCode = out.code;
     });
+  } else if (command === 'serve') {
+    const code = runServe(rest);
+    if (code !== undefined) process.exitCode = code;
   } else if (command === '--version' || command === '-v' || command === 'version') {
     quietOnClosedPipe();
     process.stdout.write(`${VERSION}\n`);

@@ -1,0 +1,224 @@
+/**
+ * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|dense --observations --inflight 1 --server dist|tsx]`:
+ * actions per second through `meeplekit serve`'s protocol. It spawns the server as a child process
+ * (`node dist/cli.js serve` after `npm run build`, or the sources through tsx), makes a vector
+ * environment of `--batch` games and plays them with a uniform random agent over the pipe, then
+ * reports actions/s and where the time goes: the server's own parse, compute, encode and write
+ * times (its `stats` op), the client's time (decoding, choosing, encoding), and the rest (the
+ * pipe, and each side waiting for the other). With `--inflight K` the client keeps K vector
+ * environments in flight, so that it chooses for one while the server steps another.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createRandomSource } from '../src/index.js';
+import { lineQueue } from '../src/serve/transport.js';
+
+const { values } = parseArgs({
+  options: {
+    batch: { type: 'string', default: '256' },
+    seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    masks: { type: 'string', default: 'list' },
+    observations: { type: 'boolean', default: false },
+    inflight: { type: 'string', default: '1' },
+    players: { type: 'string', default: '2' },
+    game: { type: 'string', default: 'classic' },
+    expansions: { type: 'string', default: '' },
+    server: { type: 'string', default: 'dist' },
+    actions: { type: 'string', default: 'b64' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const batch = Number(values.batch);
+const inflight = Number(values.inflight);
+if (values.masks !== 'list' && values.masks !== 'dense') throw new Error('--masks list or dense: the random agent needs the legal actions');
+if (values.server !== 'dist' && values.server !== 'tsx') throw new Error('--server dist or tsx');
+if (values.server === 'dist' && !existsSync('dist/cli.js')) throw new Error('no dist/cli.js: run npm run build first, or pass --server tsx');
+
+const command = values.server === 'dist' ? [process.execPath, 'dist/cli.js', 'serve'] : [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'serve'];
+const child = spawn(command[0]!, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+
+const nextLine = lineQueue(child.stdout);
+
+interface Binary {
+  dtype: string;
+  shape: number[];
+  b64: string;
+}
+interface Response {
+  id: number;
+  ok: boolean;
+  error?: { code: string; message: string };
+  [k: string]: unknown;
+}
+
+let nextId = 0;
+async function call(req: Record<string, unknown>): Promise<Response> {
+  child.stdin.write(`${JSON.stringify({ id: ++nextId, ...req })}\n`);
+  const r = JSON.parse(await nextLine()) as Response;
+  if (!r.ok) throw new Error(`${String(req['op'])}: ${r.error!.code}: ${r.error!.message}`);
+  return r;
+}
+
+/** The bytes of a binary array, in a buffer aligned for typed-array views. */
+function bytes(a: Binary): ArrayBuffer {
+  const b = Buffer.from(a.b64, 'base64');
+  const out = new ArrayBuffer(b.length);
+  new Uint8Array(out).set(b);
+  return out;
+}
+
+const random = createRandomSource('bench/serve');
+const actions = new Int32Array(batch);
+
+/** Chooses a uniform legal action for every environment of a batch; returns the request line. */
+function choose(envId: string, r: Response): string {
+  if (values.masks === 'list') {
+    const legal = r['legal'] as { actions: Binary; offsets: Binary };
+    const list = new Int32Array(bytes(legal.actions));
+    const offsets = new Int32Array(bytes(legal.offsets));
+    for (let i = 0; i < batch; i++) {
+      const lo = offsets[i]!;
+      const n = offsets[i + 1]! - lo;
+      actions[i] = n === 0 ? -1 : list[lo + random(n)]!;
+    }
+  } else {
+    const mask = new Uint8Array(bytes(r['mask'] as Binary));
+    const A = (r['mask'] as Binary).shape[1]!;
+    for (let i = 0; i < batch; i++) {
+      let n = 0;
+      for (let a = i * A; a < (i + 1) * A; a++) n += mask[a]!;
+      let k = n === 0 ? -1 : random(n);
+      actions[i] = -1;
+      for (let a = i * A; k >= 0 && a < (i + 1) * A; a++) if (mask[a] === 1 && k-- === 0) actions[i] = a - i * A;
+    }
+  }
+  if (values.observations) bytes(r['observations'] as Binary); // decoded, as a learner would
+  const sent =
+    values.actions === 'json'
+      ? Array.from(actions)
+      : { dtype: 'int32', shape: [batch], b64: Buffer.from(actions.buffer, actions.byteOffset, actions.byteLength).toString('base64') };
+  return `${JSON.stringify({ id: ++nextId, op: 'vec_step', env_id: envId, actions: sent })}\n`;
+}
+
+function finished(r: Response): number {
+  const done = new Uint8Array(bytes(r['done'] as Binary));
+  let n = 0;
+  for (const d of done) n += d;
+  return n;
+}
+
+async function main(): Promise<void> {
+  const hello = await nextLine();
+  const game = await call({
+    op: 'make_game',
+    game: values.game,
+    expansions: values.expansions === '' ? [] : values.expansions.split(','),
+    players: Number(values.players),
+  });
+  const envs: { id: string; last: Response }[] = [];
+  for (let k = 0; k < inflight; k++) {
+    const r = await call({ op: 'vec_make', game_id: game['game_id'], num_envs: batch, seed: `bench/${k}`, masks: values.masks, observations: values.observations });
+    envs.push({ id: r['env_id'] as string, last: r });
+  }
+
+  let steps = 0;
+  let games = 0;
+  let clientMs = 0;
+  /** Steps every env in flight until `ms` have passed; returns the wall time taken. */
+  async function run(ms: number): Promise<number> {
+    const t0 = performance.now();
+    // Send a step for every env, then keep each in flight: answer k, send k's next step at once.
+    for (const e of envs) {
+      const c = performance.now();
+      child.stdin.write(choose(e.id, e.last));
+      clientMs += performance.now() - c;
+    }
+    let k = 0;
+    for (;;) {
+      const line = await nextLine();
+      const c = performance.now();
+      const r = JSON.parse(line) as Response;
+      if (!r.ok) throw new Error(`vec_step: ${r.error!.code}: ${r.error!.message}`);
+      const e = envs[k]!;
+      e.last = r;
+      steps++;
+      games += finished(r);
+      const over = performance.now() - t0 >= ms;
+      // When time is up, stop sending; collect what is still in flight.
+      if (!over) child.stdin.write(choose(e.id, r));
+      clientMs += performance.now() - c;
+      k = (k + 1) % envs.length;
+      if (over) {
+        for (let left = envs.length - 1; left > 0; left--) {
+          const r2 = JSON.parse(await nextLine()) as Response;
+          envs[k]!.last = r2;
+          steps++;
+          games += finished(r2);
+          k = (k + 1) % envs.length;
+        }
+        return performance.now() - t0;
+      }
+    }
+  }
+
+  await run(Number(values.warmup) * 1000);
+  await call({ op: 'stats', reset: true });
+  steps = games = clientMs = 0;
+  const wall = await run(Number(values.seconds) * 1000);
+  const stats = (await call({ op: 'stats' })) as unknown as {
+    write_ms: number;
+    chars_out: number;
+    ops: Record<string, { count: number; parse_ms: number; compute_ms: number; encode_ms: number }>;
+  };
+  child.stdin.end();
+
+  const step = stats.ops['vec_step']!;
+  const server = step.parse_ms + step.compute_ms + step.encode_ms + stats.write_ms;
+  const actionsPerSecond = (steps * batch * 1000) / wall;
+  const result = {
+    server: JSON.parse(hello) as unknown,
+    config: { game: values.game, expansions: values.expansions, players: Number(values.players), batch, masks: values.masks, observations: values.observations, inflight, actions: values.actions, via: values.server },
+    seconds: wall / 1000,
+    steps,
+    actionsPerSecond: Math.round(actionsPerSecond),
+    gamesPerSecond: Math.round((games * 1000) / wall),
+    bytesPerStep: Math.round(stats.chars_out / step.count),
+    msPerStep: {
+      wall: wall / steps,
+      serverParse: step.parse_ms / step.count,
+      serverCompute: step.compute_ms / step.count,
+      serverEncode: step.encode_ms / step.count,
+      serverWrite: stats.write_ms / step.count,
+      client: clientMs / steps,
+    },
+    share: {
+      serverCompute: step.compute_ms / wall,
+      serverEncodeParseWrite: (step.parse_ms + step.encode_ms + stats.write_ms) / wall,
+      client: clientMs / wall,
+      // With one request in flight the two sides take turns; the rest is the pipe and waiting.
+      pipeAndIdle: Math.max(0, 1 - (server + (inflight === 1 ? clientMs : 0)) / wall),
+    },
+  };
+  if (values.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  const f = (x: number): string => x.toFixed(3);
+  const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+  console.log(`meeplekit serve: ${result.config.game}${values.expansions === '' ? '' : `+${values.expansions}`}, ${result.config.players} players, batch ${batch}, masks ${values.masks}${values.observations ? ', observations' : ''}, ${inflight} in flight, actions as ${values.actions}, server from ${values.server}`);
+  console.log(`  ${result.actionsPerSecond.toLocaleString('en-US')} actions/s, ${result.gamesPerSecond.toLocaleString('en-US')} games/s (${steps} steps in ${f(wall / 1000)} s, ${result.bytesPerStep.toLocaleString('en-US')} bytes per response)`);
+  const m = result.msPerStep;
+  console.log(`  per step (ms): wall ${f(m.wall)}; server: parse ${f(m.serverParse)}, compute ${f(m.serverCompute)}, encode ${f(m.serverEncode)}, write ${f(m.serverWrite)}; client ${f(m.client)}`);
+  console.log(`  share of the wall time: server compute ${pct(result.share.serverCompute)}, server parse+encode+write ${pct(result.share.serverEncodeParseWrite)}, client ${pct(result.share.client)}${inflight === 1 ? `, pipe and idle ${pct(result.share.pipeAndIdle)}` : ''}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    child.kill();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,91 @@
+/**
+ * `meeplekit serve`: the research interface for any language, as JSON lines over stdin/stdout, or
+ * over TCP on 127.0.0.1 with `--port`. The protocol is docs/protocol.md; the server is src/serve/.
+ */
+import { parseArgs } from 'node:util';
+import type { ServeConfig } from '../serve/games.js';
+import { PROTOCOL_VERSION } from '../serve/request.js';
+import { SERVE_HOST, serveStdio, serveTcp } from '../serve/transport.js';
+import { CLI_GAMES, EXPANSION_FACTORIES } from './expansions.js';
+import { VERSION } from './version.js';
+
+/** The server's version and modules: the command line's games and expansions. */
+export const SERVE_CONFIG: ServeConfig = {
+  version: VERSION,
+  games: Object.fromEntries(Object.entries(CLI_GAMES).map(([name, g]) => [name, g.make])),
+  expansions: EXPANSION_FACTORIES,
+};
+
+const USAGE = `usage: meeplekit serve [--port P] [--help]
+  speaks the meeplekit protocol (version ${PROTOCOL_VERSION}, docs/protocol.md): JSON lines, one request per line,
+  one response per line, after a hello line
+  without --port: over stdin and stdout, until stdin closes
+  --port P: over TCP on ${SERVE_HOST} only (no authentication: never exposed), one session per
+            connection; P 0 takes a free port; the first line on stdout says which:
+            {"listening":{"host":"${SERVE_HOST}","port":P}}
+`;
+
+/** What `serve`'s arguments ask for. */
+export interface ServeArgs {
+  /** The TCP port, or null for stdio. */
+  readonly port: number | null;
+  /** `--help`: print the usage. */
+  readonly help: boolean;
+}
+
+/** Parses `serve`'s arguments, or returns the message for bad ones. */
+export function parseServeArgs(args: readonly string[]): ServeArgs | string {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    return (e as Error).message;
+  }
+  if (values.host !== undefined && values.host !== SERVE_HOST && values.host !== 'localhost') {
+    return `--host ${values.host}: the server listens on ${SERVE_HOST} only (the protocol has no authentication); reach it from elsewhere through an SSH tunnel`;
+  }
+  if (values.host !== undefined && values.port === undefined) return '--host needs --port';
+  let port: number | null = null;
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return `--port must be a whole number from 0 to 65535, got '${values.port}'`;
+    port = Number(values.port);
+  }
+  return { port, help: values.help };
+}
+
+/**
+ * Runs `meeplekit serve`: returns the exit code at once for `--help` (0) or bad arguments (2),
+ * else undefined while the server runs (the process ends with it).
+ */
+export function runServe(args: readonly string[]): number | undefined {
+  const parsed = parseServeArgs(args);
+  if (typeof parsed === 'string') {
+    process.stderr.write(`meeplekit serve: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.port === null) {
+    serveStdio(SERVE_CONFIG);
+    return undefined;
+  }
+  serveTcp(parsed.port, SERVE_CONFIG).then(
+    (server) => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : parsed.port;
+      process.stdout.write(`${JSON.stringify({ listening: { host: SERVE_HOST, port } })}\n`);
+    },
+    (e: Error) => {
+      process.stderr.write(`meeplekit serve: cannot listen on ${SERVE_HOST}:${parsed.port}: ${e.message}\n`);
+      process.exitCode = 2;
+    },
+  );
+  return undefined;
+}
