@@ -25,6 +25,7 @@ import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
+import { BinaryArray, stringifyResponse } from '../src/serve/codec.js';
 import { Client, decode, TEST_CONFIG, type Response } from './serve-helpers.js';
 
 function classic(): Ruleset {
@@ -39,6 +40,27 @@ function withGame(players = 2): { c: Client; game: string } {
   const g = c.ok({ op: 'make_game', game: 'classic', players });
   return { c, game: g['game_id'] as string };
 }
+
+describe('serve: binary arrays', () => {
+  test('a response is written as JSON.stringify writes it, binary arrays as {dtype, shape, b64} (little-endian)', () => {
+    const response = {
+      id: 'x"y',
+      ok: true,
+      text: 'é\n"',
+      list: [1, { a: null }],
+      skipped: undefined,
+      nested: { legal: new BinaryArray(new Int32Array([1, -2, 70000])), deeper: { mask: new BinaryArray(new Uint8Array([0, 1, 1, 0]), [2, 2]) } },
+      obs: new BinaryArray(new Float32Array([0.5, -1, 3e38])),
+    };
+    const text = stringifyResponse(response);
+    expect(text).toBe(JSON.stringify(response));
+    const back = JSON.parse(text) as { nested: { legal: unknown; deeper: { mask: unknown } }; obs: unknown };
+    expect(back.nested.legal).toEqual({ dtype: 'int32', shape: [3], b64: Buffer.from([1, 0, 0, 0, 254, 255, 255, 255, 0x70, 0x11, 1, 0]).toString('base64') });
+    expect(Array.from(decode(back.nested.legal))).toEqual([1, -2, 70000]);
+    expect(Array.from(decode(back.nested.deeper.mask))).toEqual([0, 1, 1, 0]);
+    expect(Array.from(decode(back.obs))).toEqual([0.5, -1, Math.fround(3e38)]);
+  });
+});
 
 describe('serve: hello, info, make_game', () => {
   test('the hello line names the protocol and the version', () => {

@@ -4,6 +4,7 @@
  * so tests drive it line by line. Bad input never throws out of it and never changes a handle.
  */
 import { ok } from '../core/result.js';
+import { stringifyResponse } from './codec.js';
 import { gameOps, infoResponse, type ServeConfig } from './games.js';
 import { createRegistry, type Handle, type Handles, type Op } from './registry.js';
 import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, show, type ServeError } from './request.js';
@@ -132,7 +133,7 @@ export function createSession(config: ServeConfig): Session {
         const result = fields.ok ? op.run(req, handles) : fields;
         const t2 = now();
         s.compute_ms += t2 - t1;
-        if (result.ok) out = JSON.stringify({ id, ok: true, ...result.value });
+        if (result.ok) out = stringifyResponse({ id, ok: true, ...result.value });
         else {
           s.errors++;
           out = errorLine(id, result.error);
