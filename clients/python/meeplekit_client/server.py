@@ -186,6 +186,7 @@ class Server:
         try:
             self._proc = subprocess.Popen(
                 argv,
+                bufsize=1 << 20,  # large reads: a batch with observations is megabytes on one line
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=None if stderr == "inherit" else subprocess.PIPE,
