@@ -45,21 +45,27 @@ def resolve_command(command: Optional[Command] = None) -> List[str]:
     return argv
 
 
-def _drain(stream: Any, tail: Deque[str], echo: bool) -> None:
-    """Reads the server's stderr until it closes, keeping its last lines (and echoing them)."""
-    try:
-        for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", "replace").rstrip("\n")
+def _drain(fd: int, tail: Deque[str], echo: bool) -> None:
+    """Reads the server's stderr until it closes, keeping its last lines (and echoing them). It
+    reads the descriptor itself, not the file object, so that it never holds the file object's
+    lock (which a forked child would inherit held)."""
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # pragma: no cover - the pipe went away
+            break
+        if not chunk:
+            break
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", "replace")
             tail.append(line)
             if echo:
                 print(line, file=sys.stderr)
-    except (OSError, ValueError):  # pragma: no cover - the pipe went away
-        pass
-    finally:
-        try:
-            stream.close()
-        except (OSError, ValueError):  # pragma: no cover
-            pass
+    if pending:
+        tail.append(pending.decode("utf-8", "replace"))
 
 
 def _signal(proc: "subprocess.Popen[bytes]", name: str) -> None:
@@ -77,7 +83,7 @@ def _signal(proc: "subprocess.Popen[bytes]", name: str) -> None:
         pass
 
 
-def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float) -> None:
+def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float, drain: Optional[threading.Thread]) -> None:
     """Ends the server: closes its stdin (it exits on end of input), then terminates, then kills.
     Does nothing in a forked child: the process belongs to the parent."""
     if os.getpid() != owner:
@@ -96,11 +102,14 @@ def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float) -> No
         except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
             _signal(proc, "SIGKILL")
             proc.wait()
-    try:
-        if proc.stdout is not None:
-            proc.stdout.close()
-    except OSError:  # pragma: no cover
-        pass
+    if drain is not None:
+        drain.join(timeout=1)  # the server has exited: its stderr is at its end
+    for stream in (proc.stdout, proc.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:  # pragma: no cover
+            pass
 
 
 _live_servers: "weakref.WeakSet[Server]" = weakref.WeakSet()
@@ -211,13 +220,16 @@ class Server:
         self._inflight: Deque[Pending] = collections.deque()
         self._closed = False
         self._dead: Optional[ServerError] = None
-        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._owner, close_timeout)
         self._stderr_thread: Optional[threading.Thread] = None
         if self._proc.stderr is not None:
             self._stderr_thread = threading.Thread(
-                target=_drain, args=(self._proc.stderr, self._stderr_tail, stderr == "echo"), daemon=True, name="meeplekit-serve-stderr"
+                target=_drain,
+                args=(self._proc.stderr.fileno(), self._stderr_tail, stderr == "echo"),
+                daemon=True,
+                name="meeplekit-serve-stderr",
             )
             self._stderr_thread.start()
+        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._owner, close_timeout, self._stderr_thread)
         _live_servers.add(self)
         try:
             self.hello = self._read_hello(startup_timeout)
@@ -285,23 +297,35 @@ class Server:
     def _check_usable(self) -> None:
         if self._dead is not None:
             raise ServerError(self._dead.code, "the server is gone: " + self._dead.message, self._dead.returncode, self._dead.stderr)
-        if self._closed:
-            raise ServerError("client/closed", "this Server was closed")
         if os.getpid() != self._owner:
             raise ServerError(
                 "client/forked",
                 f"this Server belongs to process {self._owner}, not to this forked process {os.getpid()}: create a Server in each process",
             )
+        if self._closed:
+            raise ServerError("client/closed", "this Server was closed")
 
     def _detach_after_fork(self) -> None:
+        """In a forked child: the pipes are the parent's. The child's copies of them are pointed
+        at /dev/null (not closed through the file objects, whose locks a thread of the parent may
+        have held at the fork), so that the server still sees its input end when the parent
+        closes it, and nothing here can write to it."""
         self._lock = threading.RLock()
         self._closed = True
-        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except (OSError, ValueError):
-                pass
+        self._inflight = collections.deque()
+        try:
+            null = os.open(os.devnull, os.O_RDWR)
+        except OSError:  # pragma: no cover
+            return
+        try:
+            for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+                try:
+                    if stream is not None:
+                        os.dup2(null, stream.fileno())
+                except (OSError, ValueError):
+                    pass
+        finally:
+            os.close(null)
 
     def _write(self, requests: List[Dict[str, Any]]) -> List["Pending"]:
         """Writes requests in one write (the lock held); their responses are read later, in order."""
@@ -424,8 +448,6 @@ class Server:
         self._closed = True
         self._garbage = []
         self._finalizer()
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=1)
 
     def __enter__(self) -> "Server":
         return self
