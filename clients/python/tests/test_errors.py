@@ -95,6 +95,24 @@ class ErrorTest(unittest.TestCase):
         self.assertEqual(caught.exception.returncode, 3)
         self.assertIn("cannot start", caught.exception.message)
 
+    def test_forked_child(self):
+        state = self.game.new_initial_state(seed="fork")
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: the parent's server is not its own
+            code = "none"
+            try:
+                state.serialize()
+            except MeepleError as e:
+                code = e.code
+            os.write(write, code.encode())
+            os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        self.assertEqual(os.read(read, 100).decode(), "client/forked")
+        os.close(read)
+        self.assertTrue(state.serialize())  # the parent's server goes on
+
     def test_command_from_environment(self):
         old = os.environ.get("MEEPLEKIT_SERVE")
         command = serve_command()
