@@ -58,6 +58,9 @@ class Game:
         self.info: Dict[str, Any] = r["info"]
         """``gameInfo(rules, players)`` as the server sent it (utility bounds, versions, ...)."""
         self.parameters = {"game": game, "expansions": tuple(expansions), "players": int(players), "options": dict(options or {})}
+        self.observation_spec: Dict[str, Any] = dict(r.get("observation_spec") or {})
+        """The tensor's layout as the server describes it: ``planes`` ``[channels, height, width]``
+        first, then ``vector`` entries, with a name for each (``observationSpec``)."""
         self._shape: Tuple[int, ...] = tuple(int(n) for n in r["observation_shape"])
         self._num_actions = int(r["num_distinct_actions"])
         self._max_chance = int(r["max_chance_outcomes"])

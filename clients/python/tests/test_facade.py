@@ -48,6 +48,8 @@ class FacadeTest(unittest.TestCase):
         self.assertEqual(g.max_chance_outcomes(), 24)
         self.assertEqual(g.observation_tensor_size(), 37 * 31 * 31 + 65)
         self.assertEqual(math.prod(g.observation_tensor_shape()), g.observation_tensor_size())
+        spec = g.observation_spec
+        self.assertEqual(math.prod(spec["planes"]) + spec["vector"], g.observation_tensor_size())
         self.assertEqual(g.max_game_length(), 142)
         self.assertEqual(g.utility_bounds("win-loss"), (-1.0, 1.0))
         self.assertEqual(g.min_utility(), 0.0)
