@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import unittest
 from pathlib import Path
 
 CLIENT = Path(__file__).resolve().parents[1]
@@ -17,7 +18,7 @@ REPO = CLIENT.parents[1]
 if str(CLIENT) not in sys.path:
     sys.path.insert(0, str(CLIENT))
 
-from meeplekit_client import Server  # noqa: E402
+from meeplekit_client import Server, load_game  # noqa: E402
 
 
 def serve_command():
@@ -38,3 +39,18 @@ def serve_command():
 
 def start_server() -> Server:
     return Server(serve_command())
+
+
+class ServerTestCase(unittest.TestCase):
+    """A test case with one server for the class and classic on it (``self.game``) for ``players``."""
+
+    players = 2
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = start_server()
+        cls.game = load_game("classic", players=cls.players, server=cls.server)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import unittest
 
-from _support import start_server
+from _support import ServerTestCase
 
-from meeplekit_client import AECEnv, load_game
+from meeplekit_client import AECEnv
 
 
-class AECTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = start_server()
-        cls.game = load_game("classic", players=3, server=cls.server)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.close()
+class AECTest(ServerTestCase):
+    players = 3
 
     def run_loop(self, env, seed):
         env.reset(seed=seed)

@@ -7,21 +7,12 @@ import signal
 import sys
 import unittest
 
-from _support import serve_command, start_server
+from _support import ServerTestCase, serve_command, start_server
 
 from meeplekit_client import MeepleError, Server, ServerError, load_game
 
 
-class ErrorTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = start_server()
-        cls.game = load_game("classic", players=2, server=cls.server)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.close()
-
+class ErrorTest(ServerTestCase):
     def test_illegal_action(self):
         state = self.game.new_initial_state(seed="illegal")
         state.apply_action(state.legal_actions()[0])

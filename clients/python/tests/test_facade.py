@@ -7,7 +7,7 @@ import math
 import random
 import unittest
 
-from _support import start_server
+from _support import ServerTestCase
 
 from meeplekit_client import CHANCE_PLAYER, HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, fetch, free, load_game
 
@@ -31,16 +31,7 @@ def play_random(state, rng, max_steps=2000):
     raise AssertionError("the game did not end")
 
 
-class FacadeTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = start_server()
-        cls.game = load_game("classic", players=2, server=cls.server)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.close()
-
+class FacadeTest(ServerTestCase):
     def test_game_info(self):
         g = self.game
         self.assertEqual(g.num_players(), 2)

@@ -5,25 +5,16 @@ from __future__ import annotations
 import random
 import unittest
 
-from _support import start_server
+from _support import ServerTestCase
 
-from meeplekit_client import HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, VectorEnv, load_game
+from meeplekit_client import HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, VectorEnv
 
 
 def rows(x):
     return [list(r) for r in x]
 
 
-class VectorTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = start_server()
-        cls.game = load_game("classic", players=2, server=cls.server)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.close()
-
+class VectorTest(ServerTestCase):
     def test_batch_and_auto_reset(self):
         n = 4
         with VectorEnv(n, self.game, seed="vec", observations=True) as env:
