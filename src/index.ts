@@ -88,6 +88,7 @@ export {
   REPLAY_VERSION,
   type Replay,
   type ReplayResult,
+  type ParseStateOptions,
 } from './core/engine/serialize.js';
 export { featureAt, projectedScores, offBoardFollowers, type FeatureQuery, type FeatureInfo, type FollowerInfo } from './core/engine/query.js';
 export { buildPosition, type PositionOptions, type PositionTurn, type UndoOptions, type UntrustedMove } from './core/engine/position.js';

@@ -4,7 +4,6 @@
  * and requires the result to equal the given state exactly, so a malformed or tampered state is
  * refused with the first differing path.
  */
-import { freeze } from 'immer';
 import { meepleError, showValue, type MeepleError } from '../errors.js';
 import { firstDifference } from './json-diff.js';
 import type { Emit, GameEvent } from '../events.js';
@@ -13,7 +12,7 @@ import type { Ruleset, RulesetSpec } from '../ruleset.js';
 import type { GameState, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkGameOptions, type GameOptions } from './apply.js';
-import { cloneJson, cloneState } from './clone.js';
+import { cloneJson, cloneState, freezeJson } from './clone.js';
 import { checkMove } from './legal.js';
 import { ChosenDrawError, chosenDraws, NO_CHOSEN, playMove, setupGame } from './play.js';
 
@@ -117,7 +116,9 @@ function definitionOf(rules: Ruleset, st: Readonly<Record<string, unknown>>): Re
  * format and version, ruleset, then a replay of its moves from its definition (its seed and
  * chosen draws), which must reproduce the state exactly. The definition also fixes what has not
  * happened yet, which a replay cannot check: whoever may write a saved state can rewrite the
- * chosen draws still to come, as they can read every future draw from it. Returns a frozen state; never throws. Errors: `state/json`,
+ * chosen draws still to come, as they can read every future draw from it. With `{ trusted: true }`
+ * (a server reading back what it stored itself) the replay is skipped: see
+ * {@link ParseStateOptions.trusted}. Returns a frozen state; never throws. Errors: `state/json`,
  * `state/malformed`, `state/version`, `state/ruleset-mismatch`, and `state/tampered` (with the
  * `path` of the first field that disagrees with the replay) for anything edited by hand.
  *
@@ -136,7 +137,10 @@ function definitionOf(rules: Ruleset, st: Readonly<Record<string, unknown>>): Re
  * if (!loaded.ok) console.log(loaded.error.code, loaded.error.path); // state/tampered $.state.scores[0]
  * ```
  */
-export function parseState(rules: Ruleset, input: unknown): Result<GameState, MeepleError> {
+export function parseState(rules: Ruleset, input: unknown, options: ParseStateOptions = {}): Result<GameState, MeepleError> {
+  if (typeof options !== 'object' || options === null || Object.keys(options).some((k) => k !== 'trusted') || (options.trusted !== undefined && typeof options.trusted !== 'boolean')) {
+    return err(meepleError('options/malformed', 'parseState options are { trusted?: boolean }'));
+  }
   const parsed = parseJsonText(input, 'state/json');
   if (!parsed.ok) return parsed;
   const data = parsed.value;
@@ -152,6 +156,7 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
   if (st['ruleset'] !== rules.id) {
     return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${showValue(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
   }
+  if (options.trusted === true) return trustedState(typeof input === 'string' ? st : (cloneJson(st) as Record<string, unknown>));
   const game = definitionOf(rules, st);
   if (!game.ok) return game;
   const moves = st['moves'];
@@ -173,7 +178,61 @@ export function parseState(rules: Ruleset, input: unknown): Result<GameState, Me
   if (diff !== null) {
     return err(meepleError('state/tampered', `the state does not match what its own definition (seed, chosen draws) and moves give at ${diff}`, { path: diff }));
   }
-  return ok(freeze(rebuilt.value, true));
+  return ok(freezeJson(rebuilt.value));
+}
+
+/** Options of {@link parseState}. */
+export interface ParseStateOptions {
+  /**
+   * `true`: skip the replay, for a server loading states it wrote itself to storage nobody else
+   * can write. The envelope (format, version, ruleset) and the state's fields and their types are
+   * still checked, but a state edited by hand is **not** detected, and one edited inside a field
+   * (a frontier, the feature graph) may make later calls throw or misbehave. About five times
+   * faster for a finished classic game (docs/benchmarks.md). Never for input a player can write.
+   */
+  readonly trusted?: boolean;
+}
+
+/** The fields of a `GameState` and what each must be (`a`: array, `s`: string, `n`: integer, `o`: object, `f`: object or null). */
+const STATE_FIELDS: Readonly<Record<string, 'a' | 's' | 'n' | 'o' | 'f'>> = {
+  ruleset: 's',
+  players: 'n',
+  seed: 's',
+  rng: 'a',
+  bag: 'a',
+  discarded: 'a',
+  step: 'o',
+  active: 'n',
+  turn: 'n',
+  scores: 'a',
+  supply: 'a',
+  tiles: 'a',
+  cells: 'a',
+  cellTiles: 'a',
+  frontier: 'a',
+  demand: 'a',
+  features: 'o',
+  areas: 'a',
+  followers: 'a',
+  moves: 'a',
+  flow: 'f',
+  ext: 'o',
+};
+
+/** A state from trusted storage: its fields and their types checked, no replay. */
+function trustedState(st: Record<string, unknown>): Result<GameState, MeepleError> {
+  const keys = Object.keys(st);
+  for (const [k, type] of Object.entries(STATE_FIELDS)) {
+    const v = st[k];
+    const fine =
+      type === 'a' ? Array.isArray(v) : type === 's' ? typeof v === 'string' : type === 'n' ? Number.isInteger(v) : type === 'o' ? isRecord(v) : v === null || isRecord(v);
+    if (!fine) return err(meepleError('state/malformed', `a trusted state needs the field ${k} (${{ a: 'an array', s: 'a string', n: 'an integer', o: 'an object', f: 'an object or null' }[type]})`, { path: `$.state.${k}` }));
+  }
+  if (keys.length !== Object.keys(STATE_FIELDS).length) {
+    const extra = keys.find((k) => !Object.hasOwn(STATE_FIELDS, k))!;
+    return err(meepleError('state/malformed', `a state has no field ${extra}`, { path: `$.state.${extra}` }));
+  }
+  return ok(freezeJson(st as unknown as GameState));
 }
 
 /**
@@ -259,7 +318,7 @@ export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, Mee
     return err(meepleError('replay/malformed', rebuilt.error.message, { path: '$', cause: rebuilt.error }));
   }
   // The set-up's own draw is part of newGame, not of any move: drop events before the first move.
-  return ok({ state: freeze(rebuilt.value, true), events: events.slice(firstMoveEvent(events)) });
+  return ok({ state: freezeJson(rebuilt.value), events: events.slice(firstMoveEvent(events)) });
 }
 
 function firstMoveEvent(events: readonly GameEvent[]): number {
@@ -339,7 +398,7 @@ export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1, opt
       );
     }
   }
-  return ok(freeze(rebuilt.value, true));
+  return ok(freezeJson(rebuilt.value));
 }
 
 /**
