@@ -3,7 +3,6 @@
  * which validates a move and runs the rules recipe inside immer. Inputs are never changed;
  * every returned state is deeply frozen.
  */
-import { freeze } from 'immer';
 import { meepleError, showValue, type MeepleError } from '../errors.js';
 import type { GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
@@ -161,7 +160,7 @@ export function newGame(rules: Ruleset, options: NewGameOptions): Result<GameSta
   if (!checked.ok) return checked;
   const { players, seed, chosen } = checked.value;
   try {
-    return ok(freeze(setupGame(rules, players, seed, null, chosen), true));
+    return ok(deepFreeze(setupGame(rules, players, seed, null, chosen)));
   } catch (e) {
     if (e instanceof ChosenDrawError) return err(e.error);
     throw e;
@@ -304,7 +303,7 @@ export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unk
   // The frozen result shares every unchanged part with its base, so an input that is not frozen
   // (a Simulator's live state, a JSON copy) would get frozen in place: start from a frozen copy
   // of it (frozen too because reconcile relies on the base being frozen).
-  const base = Object.isFrozen(state) ? state : freeze(structuredClone(state) as Immutable<GameState>, true);
+  const base = Object.isFrozen(state) ? state : deepFreeze(structuredClone(state) as Immutable<GameState>);
   // The recipe runs on a plain copy (the Simulator's code path, without proxies); immer then
   // folds the successor into a draft of the input, sharing what did not change and freezing it.
   const successor = cloneState(base);

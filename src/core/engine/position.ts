@@ -3,7 +3,6 @@
  * tile drawn and where it goes, the game's chosen draws make that tile come, and every move is
  * validated by the same code as `applyMove`, with the same errors.
  */
-import { freeze } from 'immer';
 import { meepleError, showValue, type MeepleError } from '../errors.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
@@ -11,6 +10,7 @@ import type { GameState, Move } from '../state.js';
 import type { Rotation } from '../types.js';
 import { checkGameOptions } from './apply.js';
 import { cloneState } from './clone.js';
+import { deepFreeze } from './reconcile.js';
 import { checkMove } from './legal.js';
 import { ChosenDrawError, chosenDraws, playMove, setupGame } from './play.js';
 
@@ -189,7 +189,7 @@ export function buildPosition(rules: Ruleset, options: PositionOptions): Result<
       );
     }
   }
-  return ok(freeze(s, true));
+  return ok(deepFreeze(s));
 }
 
 /** Whether `next` is legal after `first` (played on a copy); true when `first` ends in a chosen draw held back, which playing it then reports. */

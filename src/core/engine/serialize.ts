@@ -12,7 +12,8 @@ import type { Ruleset, RulesetSpec } from '../ruleset.js';
 import type { GameState, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkGameOptions, type GameOptions } from './apply.js';
-import { cloneJson, cloneState, freezeJson } from './clone.js';
+import { cloneJson, cloneState } from './clone.js';
+import { deepFreeze } from './reconcile.js';
 import { checkMove } from './legal.js';
 import { ChosenDrawError, chosenDraws, NO_CHOSEN, playMove, setupGame } from './play.js';
 
@@ -178,7 +179,7 @@ export function parseState(rules: Ruleset, input: unknown, options: ParseStateOp
   if (diff !== null) {
     return err(meepleError('state/tampered', `the state does not match what its own definition (seed, chosen draws) and moves give at ${diff}`, { path: diff }));
   }
-  return ok(freezeJson(rebuilt.value));
+  return ok(deepFreeze(rebuilt.value));
 }
 
 /** Options of {@link parseState}. */
@@ -232,7 +233,7 @@ function trustedState(st: Record<string, unknown>): Result<GameState, MeepleErro
     const extra = keys.find((k) => !Object.hasOwn(STATE_FIELDS, k))!;
     return err(meepleError('state/malformed', `a state has no field ${extra}`, { path: `$.state.${extra}` }));
   }
-  return ok(freezeJson(st as unknown as GameState));
+  return ok(deepFreeze(st as unknown as GameState));
 }
 
 /**
@@ -318,7 +319,7 @@ export function replay(rules: Ruleset, input: unknown): Result<ReplayResult, Mee
     return err(meepleError('replay/malformed', rebuilt.error.message, { path: '$', cause: rebuilt.error }));
   }
   // The set-up's own draw is part of newGame, not of any move: drop events before the first move.
-  return ok({ state: freezeJson(rebuilt.value), events: events.slice(firstMoveEvent(events)) });
+  return ok({ state: deepFreeze(rebuilt.value), events: events.slice(firstMoveEvent(events)) });
 }
 
 function firstMoveEvent(events: readonly GameEvent[]): number {
@@ -398,7 +399,7 @@ export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1, opt
       );
     }
   }
-  return ok(freezeJson(rebuilt.value));
+  return ok(deepFreeze(rebuilt.value));
 }
 
 /**

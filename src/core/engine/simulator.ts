@@ -9,8 +9,8 @@ import type { RandomSource } from '../rng.js';
 import type { Ruleset } from '../ruleset.js';
 import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
-import { freeze } from 'immer';
 import { cloneState } from './clone.js';
+import { deepFreeze } from './reconcile.js';
 import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlacement, turnMoves } from './legal.js';
 
 const NO_MOVES: readonly Move[] = [];
@@ -191,7 +191,7 @@ class SimulatorImpl implements Simulator {
     return new SimulatorImpl(this.rules, cloneState(this.#s), this.#collect);
   }
   snapshot(): GameState {
-    return freeze(cloneState(this.#s), true);
+    return deepFreeze(cloneState(this.#s));
   }
   takeEvents(): GameEvent[] {
     const out = this.#events;
