@@ -63,7 +63,9 @@ export function serializeResearchState(rules: Ruleset, state: Immutable<GameStat
  * ruleset, then a replay from its own record (set-up from its seed; its moves, each checked as
  * `applyMove` checks it; its tiles drawn as chance outcomes in the order they lie; its discarded
  * tiles; its modules' decided chance outcomes), which must give the state exactly; only the
- * generator words are taken as they are (any generator is a possible future). Returns a new plain
+ * generator words are taken as they are (any generator is a possible future), and the seed names
+ * an origin without deciding anything (what set-up drew from it, The Castle's wall, is read from
+ * the state), so any seed is as good. Returns a new plain
  * state; never throws. Errors: `state/json`, `state/malformed`, `state/version`,
  * `state/ruleset-mismatch`, and `state/tampered` with the `path` of the first field that
  * disagrees with the replay. App states (`newGame`, `applyMove`) load too.
