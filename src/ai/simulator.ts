@@ -3,7 +3,7 @@
  * cheap clones and fast random playouts. It runs the engine's own rule code on a plain copy of the
  * state: no immer, no validation of states, no events.
  */
-import { deployExtras, randomDeploy, randomPlacement, samplePlacement, turnMoves } from '../core/engine/legal.js';
+import { deployExtras, listMoves, randomDeploy, randomPlacement, samplePlacement, turnMoves } from '../core/engine/legal.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { RandomSource } from '../core/rng.js';
@@ -242,7 +242,8 @@ class Research implements ResearchSimulator {
   /**
    * A uniform legal action, or a chance outcome by its probability, applied; `seeded`: turn ends
    * draw with the state's generator; `sampled` (playouts): placements drawn by rejection
-   * (`samplePlacement`: uniform too, but other actions for the same random stream).
+   * (`samplePlacement`: uniform too, but other actions for the same random stream), and the
+   * action's id not computed (-1 is returned at a decision: a playout hands out no actions).
    */
   #randomStep(random: RandomSource, seeded: boolean, sampled = false): number {
     const s = this.#s;
@@ -278,12 +279,18 @@ class Research implements ResearchSimulator {
         action = this.#layout.pass;
       } else if (f < -1) {
         move = extras[-2 - f]!;
-        action = encodeSplit(this.rules, this.#layout, s, move);
+        action = sampled ? -1 : encodeSplit(this.rules, this.#layout, s, move);
       } else {
         const placed = s.tiles[s.tiles.length - 1]!;
         move = { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };
         action = this.#layout.deploy + f;
       }
+    } else if (sampled && this.form === 'split') {
+      // A module's step in a playout: a uniform legal move is a uniform legal action, and nobody
+      // needs its id, so the moves are not encoded, sorted and decoded again.
+      const moves = listMoves(this.rules, s);
+      move = moves[random(moves.length)]!;
+      action = -1;
     } else {
       const legal = this.legalActions();
       action = legal[random(legal.length)]!;
