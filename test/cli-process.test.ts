@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { untimed } from './helpers.js';
 import pkg from '../package.json' with { type: 'json' };
 import { CLI_EXPANSION_INFO, CLI_GAMES } from '../src/cli/expansions.js';
 import { runPlay } from '../src/cli/play.js';
@@ -77,7 +78,7 @@ describe('meeplekit simulate stopped by a signal', () => {
     expect(resumed.status).toBe(0);
     const reference = join(dir, 'reference.jsonl');
     expect(await runSimulate([...args, '--workers', '1', '--out', reference, '--quiet'], { stdout: () => {}, stderr: () => {} })).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(readFileSync(reference, 'utf8'));
+    expect(untimed(readFileSync(out, 'utf8'))).toBe(untimed(readFileSync(reference, 'utf8')));
   });
 
   test('SIGTERM: code 143, whole lines, no summary', async () => {

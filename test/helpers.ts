@@ -209,3 +209,11 @@ export function nowhere(): Expansion {
     placementError: () => ({ code: 'nowhere/never', message: 'B never fits' }),
   };
 }
+
+/**
+ * The file without the summary's two timing fields (`seconds`, `gamesPerSecond`): the only bytes
+ * that differ between two runs of the same parameters.
+ */
+export function untimed(text: string): string {
+  return text.replace(/,"seconds":[\d.]+,"gamesPerSecond":(?:null|[\d.]+)\}/g, '}');
+}

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { untimed } from './helpers.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/entry.js';
 import { runSimulate, SIMULATE_HELP, type GameRecord, type SimulateHeader, type SimulateIo, type SimulateSummary } from '../src/cli/simulate.js';
 import { progressText } from '../src/cli/progress.js';
@@ -35,7 +36,7 @@ async function file(args: readonly string[], name: string): Promise<string> {
   const r = await simulate([...args, '--out', out]);
   if (r.code !== 0) throw new Error(r.stderr);
   expect(r.stdout).toBe('');
-  return readFileSync(out, 'utf8');
+  return untimed(readFileSync(out, 'utf8'));
 }
 
 /** The lines of a file, parsed: header, games, summary. */
@@ -137,6 +138,18 @@ describe('meeplekit simulate: the file', () => {
     expect(bad.stderr).toMatch(/--option castle\.layout: cannot read \/nonexistent\/layout\.json/);
   });
 
+  test("the summary ends with the run's timing: seconds, and games per second (null for none)", async () => {
+    const out = join(dir, 'timed.jsonl');
+    expect((await simulate(['--games', '4', '--seed', 'timed', '--workers', '1', '--out', out])).code).toBe(0);
+    const last = JSON.parse(readFileSync(out, 'utf8').trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(Object.keys(last).slice(-2)).toEqual(['seconds', 'gamesPerSecond']);
+    expect(last['seconds']).toBeGreaterThan(0);
+    expect(last['gamesPerSecond']).toBeGreaterThan(0);
+    const none = join(dir, 'timed-none.jsonl');
+    expect((await simulate(['--games', '0', '--out', none])).code).toBe(0);
+    expect(readFileSync(none, 'utf8')).toMatch(/,"seconds":[\d.]+,"gamesPerSecond":null\}\n$/);
+  });
+
   test('no games: a header and a summary', async () => {
     const { games, summary } = parse(await file(['--games', '0', '--workers', '4'], 'empty.jsonl'));
     expect(games).toEqual([]);
@@ -159,7 +172,7 @@ describe('meeplekit simulate: stderr', () => {
     expect(r.stderr).toMatch(/^meeplekit simulate: 3 games in [\d.]+ s \([\d.]+ games\/s\) to stdout\n$/);
     const quiet = await simulate(['--games', '3', '--seed', 'bar', '--workers', '1', '--quiet'], { stderrIsTTY: true });
     expect(quiet.stderr).toBe('');
-    expect(quiet.stdout).toBe(r.stdout);
+    expect(untimed(quiet.stdout)).toBe(untimed(r.stdout));
   });
 
   test.each([
@@ -250,7 +263,7 @@ describe('meeplekit simulate --resume', () => {
     const out = join(dir, name);
     writeFileSync(out, text);
     const run = await simulate([...args, '--workers', workers, '--out', out, '--resume']);
-    return { run, text: readFileSync(out, 'utf8') };
+    return { run, text: untimed(readFileSync(out, 'utf8')) };
   }
 
   test('a file cut anywhere (a torn line dropped, complete lines kept) ends as the uninterrupted file', async () => {
@@ -284,7 +297,7 @@ describe('meeplekit simulate --resume', () => {
     const out = join(dir, 'never-written.jsonl');
     rmSync(out, { force: true });
     expect((await simulate([...args, '--workers', '1', '--out', out, '--resume'])).code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(whole);
+    expect(untimed(readFileSync(out, 'utf8'))).toBe(whole);
   });
 
   test.each([

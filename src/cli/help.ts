@@ -24,7 +24,8 @@ ${under('  ', PLAY_SYNOPSIS)}
       (--json: one JSON object; --replay: also writes the game's replay file)
 ${under('  ', SIMULATE_SYNOPSIS)}
       plays K seeded games (game i from seed S/i) on W worker threads and writes JSON lines: a header,
-      one line per game in game order as each is done, a summary; the same file for any W.
+      one line per game in game order as each is done, a summary ending with the run's timing;
+      the same file for any W, timing aside.
       Ctrl-C stops it (the file keeps every finished game); --resume continues it
 ${under('  ', RENDER_SYNOPSIS['tile']!)}
 ${under('  ', RENDER_SYNOPSIS['game']!)}

@@ -2,9 +2,10 @@
  * The file `meeplekit simulate` writes: JSON lines, each with a `type`. First a `header` (what
  * produced the file: meeplekit's version, the ruleset, bots, players, seed, games), then one
  * `game` line per game in game order, then a `summary` (wins, win rates, mean and standard
- * deviation of the scores per seat). Every line depends only on the run's parameters, never on
- * the number of workers or the time taken, so an interrupted run resumed with `--resume` ends as
- * the very file an uninterrupted run writes.
+ * deviation of the scores per seat, and the run's speed). Every line but the summary's two timing
+ * fields (`seconds`, `gamesPerSecond`, last on their line) depends only on the run's parameters,
+ * never on the number of workers or the time taken, so an interrupted run resumed with
+ * `--resume` ends as the file an uninterrupted run writes, those two fields aside.
  */
 import { readFileSync } from 'node:fs';
 import { isRecord } from './args.js';
@@ -65,6 +66,21 @@ export interface SimulateSummary {
   readonly sdScore: readonly (number | null)[];
   /** Mean number of turns. */
   readonly meanTurns: number | null;
+  /**
+   * Wall-clock seconds this run took (after `--resume`, the resumed part only), to the
+   * millisecond: with `gamesPerSecond`, the only fields that differ from run to run.
+   */
+  readonly seconds: number;
+  /** Games this run played per second (after `--resume`, the games it played), to 0.1; null when it played none. */
+  readonly gamesPerSecond: number | null;
+}
+
+/** How long a run took and how many games it played, for the summary. */
+export interface RunTiming {
+  /** Wall-clock seconds. */
+  readonly seconds: number;
+  /** Games played by this run. */
+  readonly played: number;
 }
 
 function round4(x: number): number {
@@ -75,8 +91,8 @@ function round4(x: number): number {
 export interface SummaryTally {
   /** Counts one game. */
   add(record: GameRecord): void;
-  /** The summary of the games added. */
-  summary(): SimulateSummary;
+  /** The summary of the games added, with the run's timing. */
+  summary(timing: RunTiming): SimulateSummary;
 }
 
 /** A tally for `players` seats. */
@@ -98,7 +114,7 @@ export function createTally(players: number): SummaryTally {
         squares[p]! += s * s;
       });
     },
-    summary() {
+    summary(timing) {
       const mean = (p: number): number | null => (games === 0 ? null : round4(sum[p]! / games));
       const sd = (p: number): number | null => (games < 2 ? null : round4(Math.sqrt(Math.max(0, (squares[p]! - (sum[p]! * sum[p]!) / games) / (games - 1)))));
       const seats = Array.from({ length: players }, (_, p) => p);
@@ -111,6 +127,8 @@ export function createTally(players: number): SummaryTally {
         meanScore: seats.map(mean),
         sdScore: seats.map(sd),
         meanTurns: games === 0 ? null : round4(turns / games),
+        seconds: Math.round(timing.seconds * 1000) / 1000,
+        gamesPerSecond: timing.played > 0 && timing.seconds > 0 ? Math.round((10 * timing.played) / timing.seconds) / 10 : null,
       };
     },
   };

@@ -40,8 +40,8 @@ export const SIMULATE_HELP = `usage: ${SIMULATE_SYNOPSIS}
 
 Plays K seeded games (game i from seed S/i) on W worker threads and writes JSON lines to --out:
 a header (what produced the file), one line per game in game order as each is done, and a
-summary (wins, win rates, mean and standard deviation of the scores per seat). The same file
-for any W. On a terminal, a progress bar on stderr.
+summary (wins, win rates, mean and standard deviation of the scores per seat, and the run's
+seconds and games/s). The same file for any W, but for those two timing fields. On a terminal, a progress bar on stderr.
 
 ${GAME_FLAGS_HELP}
   --players N           number of players (default 2; the game's range)
@@ -283,7 +283,7 @@ export async function runSimulate(args: readonly string[], io: SimulateIo): Prom
     // would then stop its clock, so the game goes to a thread of its own.
     if (workers === 1 && progress === NO_PROGRESS) await playHere(run.rules, config, first, accept, io.signal);
     else if (workers >= 1) await runWorkers(config, first, workers, accept, io.signal);
-    if (!stopped()) write(`${JSON.stringify(tally.summary())}\n`);
+    if (!stopped()) write(`${JSON.stringify(tally.summary({ seconds: (performance.now() - started) / 1000, played: written - first }))}\n`);
   } catch (e) {
     progress.stop();
     const err = e as NodeJS.ErrnoException;
