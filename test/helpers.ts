@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import {
   applyMove,
+  createRandomSource,
   createRuleset,
   legalMoves,
   newGame,
@@ -216,4 +217,23 @@ export function nowhere(): Expansion {
  */
 export function untimed(text: string): string {
   return text.replace(/,"seconds":[\d.]+,"gamesPerSecond":(?:null|[\d.]+)\}/g, '}');
+}
+
+/**
+ * Every state of a seeded game of uniformly random legal moves through `applyMove` (to the end, or
+ * `limit` moves), with the events that led to each.
+ */
+export function playGame(rules: Ruleset, players: number, seed: string, limit = Infinity): { states: GameState[]; events: (readonly GameEvent[])[] } {
+  let state = must(newGame(rules, { players, seed }));
+  const random = createRandomSource(`moves-${seed}`);
+  const states = [state];
+  const events: (readonly GameEvent[])[] = [[]];
+  while (state.step.kind !== 'game-over' && states.length <= limit) {
+    const moves = legalMoves(rules, state);
+    const t = must(applyMove(rules, state, moves[random(moves.length)]!));
+    state = t.state;
+    states.push(state);
+    events.push(t.events);
+  }
+  return { states, events };
 }

@@ -36,27 +36,12 @@ import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import { castle as castleModule, castleBoard } from '../src/games/castle/entry.js';
-import { must } from './helpers.js';
+import { must, playGame } from './helpers.js';
 
 function rulesOf(spec: RulesetOptions): Ruleset {
   return must(createRuleset(spec));
 }
 
-/** Every state of a seeded game of random legal moves, with the events that led to each. */
-function playGame(rules: Ruleset, players: number, seed: string, limit = Infinity): { states: GameState[]; events: (readonly GameEvent[])[] } {
-  let state = must(newGame(rules, { players, seed }));
-  const random = createRandomSource(`moves-${seed}`);
-  const states = [state];
-  const events: (readonly GameEvent[])[] = [[]];
-  while (state.step.kind !== 'game-over' && states.length <= limit) {
-    const moves = legalMoves(rules, state);
-    const t = must(applyMove(rules, state, moves[random(moves.length)]!));
-    state = t.state;
-    states.push(state);
-    events.push(t.events);
-  }
-  return { states, events };
-}
 
 const classic = rulesOf({ game: 'classic' });
 const castle = rulesOf({ game: castleModule() });

@@ -25,6 +25,7 @@ import {
   type ViewDelta,
 } from '../src/index.js';
 import { diffJson, patchJson } from '../src/core/engine/delta.js';
+import { deepFreeze } from '../src/core/engine/reconcile.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
@@ -32,35 +33,13 @@ import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
-import { must } from './helpers.js';
+import { must, playGame } from './helpers.js';
 
 function rulesOf(spec: RulesetOptions): Ruleset {
   return must(createRuleset(spec));
 }
 
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  }
-  return v;
-}
 
-/** A seeded game played to the end by uniformly random legal moves: every state, with the events that led to it. */
-function playGame(rules: Ruleset, players: number, seed: string): { states: GameState[]; events: (readonly GameEvent[])[] } {
-  let state = must(newGame(rules, { players, seed }));
-  const random = createRandomSource(`moves-${seed}`);
-  const states = [state];
-  const events: (readonly GameEvent[])[] = [[]];
-  while (state.step.kind !== 'game-over') {
-    const moves = legalMoves(rules, state);
-    const t = must(applyMove(rules, state, moves[random(moves.length)]!));
-    state = t.state;
-    states.push(state);
-    events.push(t.events);
-  }
-  return { states, events };
-}
 
 const classic = rulesOf({ game: 'classic' });
 const castle = rulesOf({ game: castleModule() });
