@@ -6,9 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import {
-  applyMove,
   applyViewDelta,
-  createRandomSource,
   createRuleset,
   featureAt,
   legalMoves,
@@ -21,7 +19,6 @@ import {
   tileDefs,
   viewDelta,
   whyIllegal,
-  type GameEvent,
   type GameState,
   type PublicView,
   type Ruleset,

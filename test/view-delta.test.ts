@@ -10,22 +10,18 @@ import { describe, expect, test } from 'vitest';
 import {
   applyMove,
   applyViewDelta,
-  createRandomSource,
   createRuleset,
   legalMoves,
   newGame,
   publicView,
   undo,
   viewDelta,
-  type GameEvent,
-  type GameState,
   type PublicView,
   type Ruleset,
   type RulesetOptions,
   type ViewDelta,
 } from '../src/index.js';
 import { diffJson, patchJson } from '../src/core/engine/delta.js';
-import { deepFreeze } from '../src/core/engine/reconcile.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
@@ -40,6 +36,14 @@ function rulesOf(spec: RulesetOptions): Ruleset {
 }
 
 
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
 
 const classic = rulesOf({ game: 'classic' });
 const castle = rulesOf({ game: castleModule() });
