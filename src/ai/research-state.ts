@@ -7,7 +7,7 @@
  * really was drawn) and what its modules' chance nodes decided; the replay must give the state.
  */
 import { canPlaceAnywhere } from '../core/board.js';
-import { meepleError, showValue, type MeepleError } from '../core/errors.js';
+import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, Move } from '../core/state.js';
@@ -16,7 +16,7 @@ import { checkGameOptions } from '../core/engine/apply.js';
 import { firstDifference } from '../core/engine/json-diff.js';
 import { checkMove } from '../core/engine/legal.js';
 import { chosenDraws, ownerOf, setupGame } from '../core/engine/play.js';
-import { isRecord, parseJsonText } from '../core/engine/serialize.js';
+import { isRecord, stateEnvelope } from '../core/engine/serialize.js';
 import { assertRuleset } from '../core/engine/query.js';
 import { CHANCE_STEP, backToChance, concealAll, isChanceNode, isDrawable, playChanceExplicit, playExplicit } from './chance.js';
 
@@ -74,25 +74,9 @@ export function deserializeResearchState(rules: Ruleset, input: unknown): Result
   if (typeof input === 'string' && input.length > MAX_TEXT) {
     return err(meepleError('state/malformed', `a research state is at most ${MAX_TEXT} characters of text, got ${input.length}`, { path: '$' }));
   }
-  const parsed = parseJsonText(input, 'state/json');
-  if (!parsed.ok) return parsed;
-  const data = parsed.value;
-  if (!isRecord(data)) return err(meepleError('state/malformed', 'a serialized research state must be an object', { path: '$' }));
-  if (data['format'] !== RESEARCH_STATE_FORMAT) {
-    return err(meepleError('state/malformed', `format must be '${RESEARCH_STATE_FORMAT}', got ${showValue(data['format'])}`, { path: '$.format' }));
-  }
-  if (data['version'] !== RESEARCH_STATE_VERSION) {
-    return err(
-      meepleError('state/version', `unsupported research state version ${showValue(data['version'])} (this library reads version ${RESEARCH_STATE_VERSION})`, {
-        path: '$.version',
-      }),
-    );
-  }
-  const st = data['state'];
-  if (!isRecord(st)) return err(meepleError('state/malformed', 'state must be an object', { path: '$.state' }));
-  if (st['ruleset'] !== rules.id) {
-    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${showValue(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
-  }
+  const envelope = stateEnvelope(rules, input, RESEARCH_STATE_FORMAT, RESEARCH_STATE_VERSION, 'research state');
+  if (!envelope.ok) return envelope;
+  const st = envelope.value;
   const record = readRecord(rules, st);
   if (!record.ok) return record;
   const replayed = replayRecord(rules, st, record.value);

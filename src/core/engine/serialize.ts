@@ -142,21 +142,9 @@ export function parseState(rules: Ruleset, input: unknown, options: ParseStateOp
   if (typeof options !== 'object' || options === null || Object.keys(options).some((k) => k !== 'trusted') || (options.trusted !== undefined && typeof options.trusted !== 'boolean')) {
     return err(meepleError('options/malformed', 'parseState options are { trusted?: boolean }'));
   }
-  const parsed = parseJsonText(input, 'state/json');
-  if (!parsed.ok) return parsed;
-  const data = parsed.value;
-  if (!isRecord(data)) return err(meepleError('state/malformed', 'a serialized state must be an object', { path: '$' }));
-  if (data['format'] !== STATE_FORMAT) {
-    return err(meepleError('state/malformed', `format must be '${STATE_FORMAT}', got ${showValue(data['format'])}`, { path: '$.format' }));
-  }
-  if (data['version'] !== STATE_VERSION) {
-    return err(meepleError('state/version', `unsupported state version ${showValue(data['version'])} (this library reads version ${STATE_VERSION})`, { path: '$.version' }));
-  }
-  const st = data['state'];
-  if (!isRecord(st)) return err(meepleError('state/malformed', 'state must be an object', { path: '$.state' }));
-  if (st['ruleset'] !== rules.id) {
-    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${showValue(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
-  }
+  const envelope = stateEnvelope(rules, input, STATE_FORMAT, STATE_VERSION, 'state');
+  if (!envelope.ok) return envelope;
+  const st = envelope.value;
   if (options.trusted === true) return trustedState(typeof input === 'string' ? st : (cloneJson(st) as Record<string, unknown>));
   const game = definitionOf(rules, st);
   if (!game.ok) return game;
@@ -468,6 +456,30 @@ function differingLeaves(a: unknown, b: unknown, path: string, out: Set<string>)
 }
 
 /** `JSON.parse` for text input (other input is passed through), as a Result. */
+/**
+ * The state inside a saved state's envelope (text or parsed JSON), checked: JSON, an object of
+ * `format` and `version`, whose `state` is an object of these rules. `noun` names the kind of
+ * state in messages (`state`, `research state`). @internal
+ */
+export function stateEnvelope(rules: Ruleset, input: unknown, format: string, version: number, noun: string): Result<Record<string, unknown>, MeepleError> {
+  const parsed = parseJsonText(input, 'state/json');
+  if (!parsed.ok) return parsed;
+  const data = parsed.value;
+  if (!isRecord(data)) return err(meepleError('state/malformed', `a serialized ${noun} must be an object`, { path: '$' }));
+  if (data['format'] !== format) {
+    return err(meepleError('state/malformed', `format must be '${format}', got ${showValue(data['format'])}`, { path: '$.format' }));
+  }
+  if (data['version'] !== version) {
+    return err(meepleError('state/version', `unsupported ${noun} version ${showValue(data['version'])} (this library reads version ${version})`, { path: '$.version' }));
+  }
+  const st = data['state'];
+  if (!isRecord(st)) return err(meepleError('state/malformed', 'state must be an object', { path: '$.state' }));
+  if (st['ruleset'] !== rules.id) {
+    return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset ${showValue(st['ruleset'])}, not '${rules.id}'`, { path: '$.state.ruleset' }));
+  }
+  return ok(st);
+}
+
 /** Parses JSON text (anything else is taken as already parsed); `code` for text that is not JSON. @internal */
 export function parseJsonText(input: unknown, code: 'state/json' | 'replay/json'): Result<unknown, MeepleError> {
   if (typeof input !== 'string') return ok(input);
