@@ -41,21 +41,34 @@ export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[]
  * flight, not the fairy's cell. Empty when it is off the board or not flying.
  */
 export function dragonTargets(state: Immutable<GameView>): Cell[] {
+  const out: Cell[] = [];
+  for (let side = 0; side < 4; side++) {
+    const k = targetOnSide(state, side);
+    if (k >= 0) out.push({ x: keyX(k), y: keyY(k) });
+  }
+  return out;
+}
+
+/** Whether the dragon can take a step now (some cell of {@link dragonTargets}), without listing them. */
+function canStep(state: Immutable<GameView>): boolean {
+  for (let side = 0; side < 4; side++) if (targetOnSide(state, side) >= 0) return true;
+  return false;
+}
+
+/** The key of the cell next to the dragon on side `side` (N, E, S, W) if it may enter it, else -1. */
+function targetOnSide(state: Immutable<GameView>, side: number): number {
   const slice = pdSlice(state);
   const at = slice.dragon;
   const flight = slice.flight;
-  if (at === null || flight === null) return [];
-  const out: Cell[] = [];
-  const home = cellKey(at.x, at.y);
-  for (let side = 0; side < 4; side++) {
-    const k = home + SIDE_DELTA[side]!;
-    if (tileAt(state, k) < 0) continue;
-    const x = keyX(k);
-    const y = keyY(k);
-    if (sameCell(slice.fairy, x, y) || flight.visited.some((c) => c.x === x && c.y === y)) continue;
-    out.push({ x, y });
-  }
-  return out;
+  if (at === null || flight === null) return -1;
+  const k = cellKey(at.x, at.y) + SIDE_DELTA[side]!;
+  if (tileAt(state, k) < 0) return -1;
+  const x = keyX(k);
+  const y = keyY(k);
+  if (sameCell(slice.fairy, x, y)) return -1;
+  const visited = flight.visited;
+  for (let i = 0; i < visited.length; i++) if (visited[i]!.x === x && visited[i]!.y === y) return -1;
+  return k;
 }
 
 /** After placing: a volcano brings the dragon onto it, from wherever it is (the first one brings it onto the board). */
@@ -106,7 +119,7 @@ export function startFlight(ctx: HookContext, dragons: ReadonlySet<string>): 'wa
 /** Sets the flight's next step (`steps` taken so far), or ends the flight: 'wait' or nothing. */
 function nextStep(ctx: HookContext, steps: number): 'wait' | void {
   const s = ctx.state;
-  if (steps < FLIGHT_STEPS && dragonTargets(s).length > 0) {
+  if (steps < FLIGHT_STEPS && canStep(s)) {
     s.step = { kind: 'princess-dragon/dragon', player: (s.active + steps) % s.players, steps };
     return 'wait';
   }

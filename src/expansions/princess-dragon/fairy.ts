@@ -14,7 +14,7 @@ import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, keyX, keyY, type GameView, type Move } from '../../core/state.js';
 import type { Cell, Immutable } from '../../core/types.js';
-import { pdSlice, sameCell, tileIndexAt } from './state.js';
+import { pdSlice, tileIndexAt } from './state.js';
 
 /** Points at the start of one's turn with a follower on the fairy's tile. */
 export const FAIRY_TURN_POINTS = 1;
@@ -27,30 +27,51 @@ export const FAIRY_SCORING_POINTS = 3;
  * postavená na věži? Ano."), but the one it stands on.
  */
 export function fairyTargets(rules: Ruleset, state: Immutable<GameView>, player: number): Cell[] {
-  const slice = pdSlice(state);
-  const keys: number[] = [];
-  const add = (x: number, y: number): void => {
-    const k = cellKey(x, y);
-    if (!keys.includes(k) && !sameCell(slice.fairy, x, y)) keys.push(k);
-  };
-  const fs = state.followers;
-  for (let i = 0; i < fs.length; i++) if (fs[i]!.player === player) add(state.tiles[fs[i]!.tile]!.x, state.tiles[fs[i]!.tile]!.y);
-  // Followers the other modules hold on tiles (tower tops).
-  if (rules.hooks.tileFollowers.length > 0) for (const f of heldOnTiles(rules, state)) if (f.player === player) add(f.x, f.y);
-  return keys.sort((a, b) => a - b).map((k) => ({ x: keyX(k), y: keyY(k) }));
+  return fairyCells(rules, state, player).map((k) => ({ x: keyX(k), y: keyY(k) }));
 }
 
 /**
- * The fairy's moves at the deploy step: only for a player who could deploy a follower this turn
- * (`couldPortal`: through the portal, when the tile is one) and has not: the move is the turn's
- * action instead.
+ * The keys of the cells of {@link fairyTargets}, ascending. Asked at every deploy step (twice: to
+ * offer the step, then to list its moves), so it builds one short array: a player has at most a
+ * few followers out, and each key is inserted in order where it belongs, duplicates dropped.
  */
-export function fairyMoves(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean): Move[] {
+function fairyCells(rules: Ruleset, state: Immutable<GameView>, player: number): number[] {
+  const fairy = pdSlice(state).fairy;
+  const skip = fairy === null ? -1 : cellKey(fairy.x, fairy.y);
+  const keys: number[] = [];
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    if (fs[i]!.player !== player) continue;
+    const t = state.tiles[fs[i]!.tile]!;
+    insertKey(keys, cellKey(t.x, t.y), skip);
+  }
+  // Followers the other modules hold on tiles (tower tops).
+  if (rules.hooks.tileFollowers.length > 0) for (const f of heldOnTiles(rules, state)) if (f.player === player) insertKey(keys, cellKey(f.x, f.y), skip);
+  return keys;
+}
+
+/** Inserts `k` into the ascending list `keys` unless it is there already or is `skip`. */
+function insertKey(keys: number[], k: number, skip: number): void {
+  if (k === skip) return;
+  let i = keys.length;
+  while (i > 0 && keys[i - 1]! > k) i--;
+  if (i > 0 && keys[i - 1] === k) return;
+  keys.push(k);
+  for (let j = keys.length - 1; j > i; j--) keys[j] = keys[j - 1]!;
+  keys[i] = k;
+}
+
+/**
+ * The fairy's moves at the deploy step, appended to `out`: only for a player who could deploy a
+ * follower this turn (`couldPortal`: through the portal, when the tile is one) and has not: the
+ * move is the turn's action instead.
+ */
+export function fairyMoves(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean, out: Move[]): void {
   const player = state.active;
-  if (state.supply[player]! <= 0) return [];
-  const cells = fairyTargets(rules, state, player);
-  if (cells.length === 0 || (!couldPortal && deployTargets(rules, state) === 0)) return [];
-  return cells.map((c): Move => ({ type: 'princess-dragon/fairy', player, x: c.x, y: c.y }));
+  if (state.supply[player]! <= 0) return;
+  const cells = fairyCells(rules, state, player);
+  if (cells.length === 0 || (!couldPortal && deployTargets(rules, state) === 0)) return;
+  for (let i = 0; i < cells.length; i++) out.push({ type: 'princess-dragon/fairy', player, x: keyX(cells[i]!), y: keyY(cells[i]!) });
 }
 
 /** Moves the fairy (a listed target). */

@@ -55,7 +55,7 @@
  * @module meeplekit/expansions/princess-dragon
  */
 import { showValue } from '../../core/errors.js';
-import type { Expansion, HookContext } from '../../core/expansion.js';
+import type { ActionClaim, Expansion, HookContext } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import type { ExpansionMove, GameView, Move } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
@@ -134,6 +134,13 @@ export type PrincessDragonMove =
       readonly owner: number;
     };
 
+/** The symbol a tile of the expansion shows (one at most). */
+type TileSymbol = 'volcano' | 'dragon' | 'portal' | 'princess';
+
+/** The claims on the turn's action: the volcano's (no action at all), the princess's (her removal instead of any other action). */
+const VOLCANO_CLAIM: ActionClaim = { forced: false, why: VOLCANO_TURN };
+const PRINCESS_CLAIM: ActionClaim = { forced: true, why: PRINCESS_TURN };
+
 const OPTION_KEYS = ['princess'] as const;
 
 function optionsProblem(options: unknown): string | null {
@@ -159,23 +166,31 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
   const dragons = new Set(DRAGON_TILES);
   const portals = new Set(PORTAL_TILES);
 
-  const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean => {
-    if (princessRule !== 'forced') return false;
+  // The symbol of the tile placed this turn is asked several times a turn (every claim on the
+  // action, the deploy step's moves): one look-up in one table answers it.
+  const symbols = new Map<string, TileSymbol>();
+  for (const id of VOLCANO_TILES) symbols.set(id, 'volcano');
+  for (const id of DRAGON_TILES) symbols.set(id, 'dragon');
+  for (const id of PORTAL_TILES) symbols.set(id, 'portal');
+  for (const id of Object.keys(PRINCESS_TILES)) symbols.set(id, 'princess');
+  /** The symbol on the tile placed this turn: null for a tile with none, `'none'` when no tile was placed this turn. */
+  const placedSymbol = (state: Immutable<GameView>): TileSymbol | null | 'none' => {
     const placed = placedThisTurn(state);
-    return placed !== null && Object.hasOwn(PRINCESS_TILES, placed.id) && princessKnights(rules, state, PRINCESS_TILES).length > 0;
+    return placed === null ? 'none' : (symbols.get(placed.id) ?? null);
   };
+
+  const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean =>
+    princessRule === 'forced' && placedSymbol(state) === 'princess' && princessKnights(rules, state, PRINCESS_TILES).length > 0;
 
   /** The module's moves at the deploy step: the princess's alone when forced; else the portal's, the fairy's, then (optional rule) the princess's. */
   function deployMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
-    const placed = placedThisTurn(state);
-    if (placed === null || volcanoes.has(placed.id)) return [];
-    const knights = Object.hasOwn(PRINCESS_TILES, placed.id) ? princessMoves(rules, state, PRINCESS_TILES) : [];
-    if (princessRule === 'forced' && knights.length > 0) return knights;
-    const portal = portals.has(placed.id) && state.supply[state.active]! > 0 ? portalMoves(rules, state) : [];
-    const out = portal;
-    const fairy = fairyMoves(rules, state, portal.length > 0);
-    for (const m of fairy) out.push(m);
-    for (const m of knights) out.push(m);
+    const symbol = placedSymbol(state);
+    if (symbol === 'none' || symbol === 'volcano') return [];
+    const knights = symbol === 'princess' ? princessMoves(rules, state, PRINCESS_TILES) : null;
+    if (princessRule === 'forced' && knights !== null && knights.length > 0) return knights;
+    const out = symbol === 'portal' && state.supply[state.active]! > 0 ? portalMoves(rules, state) : [];
+    fairyMoves(rules, state, out.length > 0, out);
+    if (knights !== null) for (const m of knights) out.push(m);
     return out;
   }
 
@@ -215,10 +230,9 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
     afterPlace: (ctx, index) => volcanoLanding(ctx, volcanoes, index),
     turnStart: fairyTurnPoint,
     claimsAction(rules, state) {
-      const placed = placedThisTurn(state);
-      if (placed === null) return null;
-      if (volcanoes.has(placed.id)) return { forced: false, why: VOLCANO_TURN };
-      return forcedPrincess(rules, state) ? { forced: true, why: PRINCESS_TURN } : null;
+      const symbol = placedSymbol(state);
+      if (symbol === 'volcano') return VOLCANO_CLAIM;
+      return symbol === 'princess' && forcedPrincess(rules, state) ? PRINCESS_CLAIM : null;
     },
     deployMoves,
     afterAction: (ctx) => startFlight(ctx, dragons),

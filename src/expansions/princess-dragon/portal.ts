@@ -11,6 +11,7 @@ import type { Ruleset } from '../../core/ruleset.js';
 import type { GameView, Move } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
 import { cellKey } from '../../core/state.js';
+import type { CompiledTile } from '../../core/tiles.js';
 
 /** A feature the portal may take a follower to: local feature `feature` of the tile at `x, y`. */
 export interface PortalTarget {
@@ -29,10 +30,14 @@ export interface PortalTarget {
  */
 export function portalProblem(rules: Ruleset, state: Immutable<GameView>, tile: number, local: number): 'kind' | 'completed' | 'occupied' | null {
   const placed = state.tiles[tile]!;
-  const def = rules.tileById.get(placed.id)!;
+  return problemOf(rules, state, rules.tileById.get(placed.id)!, placed.node, local);
+}
+
+/** {@link portalProblem} for local feature `local` of a tile of kind `def` whose first segment is `node`. */
+function problemOf(rules: Ruleset, state: Immutable<GameView>, def: CompiledTile, node: number, local: number): 'kind' | 'completed' | 'occupied' | null {
   if (!rules.deployable[def.kinds[local]!]) return 'kind';
   const g = state.features;
-  const root = findRoot(g.parent, placed.node + local);
+  const root = findRoot(g.parent, node + local);
   if (g.open[root] === 0 && rules.kinds[g.kind[root]!]!.completion !== 'never') return 'completed';
   if (g.followers[root]! > 0) return 'occupied';
   return null;
@@ -45,23 +50,35 @@ export function portalProblem(rules: Ruleset, state: Immutable<GameView>, tile: 
  * matters to the dragon, the fairy and the Tower).
  */
 export function portalTargets(rules: Ruleset, state: Immutable<GameView>): PortalTarget[] {
-  const last = state.tiles.length - 1;
-  const order: number[] = [];
-  for (let t = 0; t < last; t++) order.push(t);
-  order.sort((a, b) => cellKey(state.tiles[a]!.x, state.tiles[a]!.y) - cellKey(state.tiles[b]!.x, state.tiles[b]!.y));
   const out: PortalTarget[] = [];
-  for (const t of order) {
-    const placed = state.tiles[t]!;
-    const feats = rules.tileById.get(placed.id)!.def.features;
-    for (let f = 0; f < feats.length; f++) if (portalProblem(rules, state, t, f) === null) out.push({ x: placed.x, y: placed.y, feature: feats[f]!.id });
-  }
+  forEachTarget(rules, state, (x, y, feature) => out.push({ x, y, feature }));
   return out;
+}
+
+/** Tile indexes below 2^12 (a ruleset has a few hundred tiles at most): a cell key and an index share one number. */
+const INDEX_SPAN = 4096;
+
+/** Calls `visit` for each portal target, in the order of {@link portalTargets}. */
+function forEachTarget(rules: Ruleset, state: Immutable<GameView>, visit: (x: number, y: number, feature: string) => void): void {
+  const last = state.tiles.length - 1;
+  // The tiles by cell: each as `cellKey * INDEX_SPAN + index` (cell keys are distinct), sorted as numbers.
+  const order = new Float64Array(last);
+  for (let t = 0; t < last; t++) order[t] = cellKey(state.tiles[t]!.x, state.tiles[t]!.y) * INDEX_SPAN + t;
+  order.sort();
+  for (let i = 0; i < last; i++) {
+    const placed = state.tiles[order[i]! % INDEX_SPAN]!;
+    const def = rules.tileById.get(placed.id)!;
+    const feats = def.def.features;
+    for (let f = 0; f < feats.length; f++) if (problemOf(rules, state, def, placed.node, f) === null) visit(placed.x, placed.y, feats[f]!.id);
+  }
 }
 
 /** The portal's moves for the active player (who has a follower in supply). */
 export function portalMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const player = state.active;
-  return portalTargets(rules, state).map((t): Move => ({ type: 'princess-dragon/portal', player, x: t.x, y: t.y, feature: t.feature }));
+  const out: Move[] = [];
+  forEachTarget(rules, state, (x, y, feature) => out.push({ type: 'princess-dragon/portal', player, x, y, feature }));
+  return out;
 }
 
 /** Deploys a follower from supply through the portal (a listed target): a `follower-deployed` event like any deployment. */
