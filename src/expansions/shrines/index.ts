@@ -95,6 +95,25 @@ function roleOfTile(rules: Ruleset, tile: CompiledTile): Role {
 
 const ROLE_NAME = ['', 'shrine', 'cloister'] as const;
 
+/** The role of each feature kind of a ruleset, by kind index. */
+type KindRoles = Uint8Array;
+
+/**
+ * The roles of the kinds of the ruleset last asked about (a module object may serve several
+ * rulesets): the placement rule asks for roles at every cell a cloister or shrine tile could go to.
+ */
+function kindRoles(): (rules: Ruleset) => KindRoles {
+  let forRules: Ruleset | null = null;
+  let roles: KindRoles = new Uint8Array(0);
+  return (rules) => {
+    if (forRules !== rules) {
+      forRules = rules;
+      roles = Uint8Array.from(rules.kindNames, (_, kind) => roleOfKind(rules, kind));
+    }
+    return roles;
+  };
+}
+
 /**
  * Roots of the features of role `role` on the tiles around cell `key` (8-neighbourhood), each with
  * the cell it lies on.
@@ -118,8 +137,7 @@ const SEVERAL = -2;
 
 /**
  * The cell key of the one tile of role `role` around cell `key` (8-neighbourhood), or
- * `NO_NEIGHBOUR`, or `SEVERAL`: what the placement rule asks, without building a list (it is
- * asked for every cell a cloister or shrine tile could go to).
+ * `NO_NEIGHBOUR`, or `SEVERAL`: what the placement rule asks, without building a list.
  */
 function loneNeighbour(rules: Ruleset, s: Immutable<GameView>, key: number, role: Role): number {
   let found = NO_NEIGHBOUR;
@@ -134,18 +152,41 @@ function loneNeighbour(rules: Ruleset, s: Immutable<GameView>, key: number, role
 }
 
 /**
+ * {@link loneNeighbour} for an empty cell `x, y`, from the unfinished cloister-like features
+ * (`state.areas`) instead of the 8 cells around: a shrine or cloister next to an empty cell lacks
+ * a neighbour, so it is unfinished and listed there. The placement rule asks this for every cell a
+ * cloister or shrine tile could go to, and the few unfinished ones are cheaper to scan than 8
+ * cells to look up.
+ */
+function loneNeighbourOfEmpty(roles: KindRoles, s: Immutable<GameView>, x: number, y: number, role: Role): number {
+  const g = s.features;
+  const areas = s.areas;
+  let found = NO_NEIGHBOUR;
+  for (let i = 0; i < areas.length; i++) {
+    const seg = areas[i]!;
+    // Entries whose feature is complete wait to leave the list at the turn's end.
+    if (g.open[seg] === 0 || roles[g.kind[seg]!] !== role) continue;
+    const at = s.tiles[g.tile[seg]!]!;
+    if (Math.abs(at.x - x) > 1 || Math.abs(at.y - y) > 1) continue;
+    if (found !== NO_NEIGHBOUR) return SEVERAL;
+    found = cellKey(at.x, at.y);
+  }
+  return found;
+}
+
+/**
  * Shrines rules, "Přiložení kartičky Svatyně": a shrine tile may not lie next to more than one
  * cloister, a cloister tile next to more than one shrine. Read with the house-rule note of the
  * same section ("a monk or heretic may not take part in more than one challenge at a time" once
  * several are allowed in one area), the pairing is exclusive: the one neighbour of the other
  * kind must not already have a neighbour of our kind.
  */
-function placementError(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTile, x: number, y: number): string | null {
-  const role = roleOfTile(rules, tile);
+function placementError(rules: Ruleset, roles: KindRoles, s: Immutable<GameView>, tile: CompiledTile, x: number, y: number): string | null {
+  const role = tile.areaFeature < 0 ? NONE : (roles[tile.kinds[tile.areaFeature]!] as Role);
   if (role === NONE) return null;
   const other = role === SHRINE ? CLOISTER : SHRINE;
-  const key = cellKey(x, y);
-  const partner = loneNeighbour(rules, s, key, other);
+  // The cell is empty: the hook is asked only where the tile could lie.
+  const partner = loneNeighbourOfEmpty(roles, s, x, y, other);
   if (partner === NO_NEIGHBOUR) return null;
   if (partner === SEVERAL) return `a ${ROLE_NAME[role]} may not lie next to more than one ${ROLE_NAME[other]}`;
   // The cell being placed is empty, so any neighbour of our kind found here is another one.
@@ -275,6 +316,7 @@ export function shrines(): Expansion {
   // `createRuleset` then refuses them through `validate`.
   const given: readonly unknown[] = Array.from(arguments);
   const kinds = [...CLASSIC_KINDS, SHRINE_KIND];
+  const rolesOf = kindRoles();
   return {
     id: SHRINES,
     order: 40,
@@ -288,7 +330,7 @@ export function shrines(): Expansion {
         : `shrines() takes no options, got ${given.map(showValue).join(', ')}`,
     // The placement limits concern only tiles with a cloister or a shrine.
     placementTiles: (tile) => tile.features.some((f) => f.kind === 'cloister' || f.kind === SHRINE_KIND.name),
-    placementError,
+    placementError: (rules, state, tile, x, y) => placementError(rules, rolesOf(rules), state, tile, x, y),
     // The limits concern the cells around, whatever the rotation.
     placementByCell: true,
     afterScoring: resolveChallenges,
