@@ -207,11 +207,15 @@ function turnOf(flow: number, exit: number): RiverTurn | null {
   return d === 1 ? 'right' : d === 3 ? 'left' : null;
 }
 
-/** The branch id of the open end flowing into cell x,y, or null (the first one, if two meet there). */
+/**
+ * The branch id of the open end flowing into cell x,y, or null (the first one, if two meet there).
+ * Branch ids are `'1'` to `String(branches)`: counting up visits them in the order a `for ... in`
+ * would (integer keys ascending), without enumerating the record's keys.
+ */
 function endAt(slice: Immutable<RiverState>, x: number, y: number): string | null {
-  for (const branch in slice.ends) {
-    const e = slice.ends[branch]!;
-    if (e.x === x && e.y === y) return branch;
+  for (let b = 1; b <= slice.branches; b++) {
+    const e = slice.ends[b];
+    if (e !== undefined && e.x === x && e.y === y) return String(b);
   }
   return null;
 }
@@ -248,26 +252,41 @@ export function river(options?: RiverOptions): Expansion {
     drawnRiver: number[];
     forks: number[];
     notLakes: number[];
+    /** By tile index: 1 for a river tile. */
+    isRiver: Uint8Array;
     onlyForks: (tile: CompiledTile) => boolean;
     onlyCourse: (tile: CompiledTile) => boolean;
     onlyLakes: (tile: CompiledTile) => boolean;
   }
   const groups = new WeakMap<Ruleset, Groups>();
-  const only = (role: RiverRole) => (tile: CompiledTile): boolean => roles.get(tile.def.id) === role;
+  // The groups of the ruleset asked last: asked at every draw.
+  let lastRules: Ruleset | null = null;
+  let lastGroups: Groups | null = null;
   function groupsOf(rules: Ruleset): Groups {
+    if (rules === lastRules) return lastGroups!;
     let g = groups.get(rules);
     if (g === undefined) {
       const indices = (list: readonly string[]): number[] => list.map((id) => rules.tileIndex[id]!);
+      // Each predicate is asked once per tile kind in the bag at every draw of the river: the
+      // roles by tile index, so that it reads one array entry.
+      const roleOf = rules.tiles.map((t) => roles.get(t.def.id) ?? null);
+      const only = (role: RiverRole): ((tile: CompiledTile) => boolean) => {
+        const mask = Uint8Array.from(roleOf, (r) => (r === role ? 1 : 0));
+        return (tile) => mask[tile.index] === 1;
+      };
       g = {
         drawnRiver: indices(drawnRiver),
         forks: indices(forks),
         notLakes: indices(notLakes),
+        isRiver: Uint8Array.from(roleOf, (r) => (r === null ? 0 : 1)),
         onlyForks: only('fork'),
         onlyCourse: only('course'),
         onlyLakes: only('lake'),
       };
       groups.set(rules, g);
     }
+    lastRules = rules;
+    lastGroups = g;
     return g;
   }
 
@@ -283,14 +302,14 @@ export function river(options?: RiverOptions): Expansion {
   }
 
   function placementError(
-    _rules: Ruleset,
+    rules: Ruleset,
     state: Immutable<GameView>,
     tile: CompiledTile,
     x: number,
     y: number,
     rotation: Rotation,
   ): string | null {
-    if (!roles.has(tile.def.id)) return null;
+    if (groupsOf(rules).isRiver[tile.index] !== 1) return null;
     const sides = riverSidesCached(sidesCache, tile, rotation);
     const key = cellKey(x, y);
     // Edge matching already puts water against water on every shared edge; count those edges.
@@ -328,7 +347,7 @@ export function river(options?: RiverOptions): Expansion {
     }
     const entry = flow < 0 ? -1 : (flow + 2) % 4;
     const key = cellKey(placed.x, placed.y);
-    for (const s of riverSides(tile, placed.rotation)) {
+    for (const s of riverSidesCached(sidesCache, tile, placed.rotation)) {
       if (s === entry || tileAt(ctx.state, key + SIDE_DELTA[s]!) >= 0) continue;
       const id = branch ?? String(++slice.branches);
       branch = null; // a further exit (the fork's) opens a new branch
