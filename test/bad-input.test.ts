@@ -18,6 +18,7 @@ import {
   parseState,
   replay,
   serializeState,
+  STATE_VERSION,
   tileDefs,
   undo,
   whyIllegal,
@@ -516,7 +517,8 @@ describe('parseState refuses bad input', () => {
     ['deeply nested arrays (object)', () => nested(100_000), 'state/malformed', '$'],
     ['another format', tamper((j) => (j.format = 'meeplekit/replay')), 'state/malformed', '$.format'],
     ['no format', tamper((j) => delete (j as { format?: unknown }).format), 'state/malformed', '$.format'],
-    ['version 2', tamper((j) => (j.version = 2)), 'state/version', '$.version'],
+    ['version 1 (the format before frontier cells were kept in the cell table)', tamper((j) => (j.version = 1)), 'state/version', '$.version'],
+    ['a later version', tamper((j) => (j.version = STATE_VERSION + 1)), 'state/version', '$.version'],
     ["version '1'", tamper((j) => (j.version = '1')), 'state/version', '$.version'],
     ['no version', tamper((j) => delete (j as { version?: unknown }).version), 'state/version', '$.version'],
     ['state null', tamper((j) => ((j as { state: unknown }).state = null)), 'state/malformed', '$.state'],
@@ -600,7 +602,7 @@ describe('parseState refuses bad input', () => {
   });
 
   test('the state object itself (frozen) parses, and is not changed', () => {
-    const r = unchanged(MID, () => parseState(rules, { format: 'meeplekit/state', version: 1, state: MID }));
+    const r = unchanged(MID, () => parseState(rules, { format: 'meeplekit/state', version: STATE_VERSION, state: MID }));
     expect(r.ok && serializeState(r.value)).toBe(text);
   });
 

@@ -3,7 +3,7 @@
  * its own storage"): no replay, the envelope and the state's fields still checked.
  */
 import { describe, expect, test } from 'vitest';
-import { createRandomSource, createRuleset, createSimulator, newGame, parseState, serializeState, type GameState } from '../src/index.js';
+import { createRandomSource, createRuleset, createSimulator, newGame, parseState, serializeState, STATE_VERSION, type GameState } from '../src/index.js';
 import { must } from './helpers.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
@@ -47,7 +47,7 @@ describe('parseState(rules, text, { trusted: true })', () => {
   const refused: [string, unknown, string, string | undefined][] = [
     ['not JSON', '{', 'state/json', undefined],
     ['another format', text.replace('meeplekit/state', 'meeplekit/other'), 'state/malformed', '$.format'],
-    ['another version', text.replace('"version":1', '"version":9'), 'state/version', '$.version'],
+    ['another version', text.replace(`"version":${STATE_VERSION}`, '"version":9'), 'state/version', '$.version'],
     ['another ruleset', text.replace('"ruleset":"classic"', '"ruleset":"castle"'), 'state/ruleset-mismatch', '$.state.ruleset'],
     ['a field missing', text.replace('"frontier":', '"frontyard":'), 'state/malformed', '$.state.frontier'],
     ['a field of the wrong type', text.replace('"turn":0', '"turn":"0"'), 'state/malformed', '$.state.turn'],

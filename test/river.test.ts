@@ -107,7 +107,7 @@ describe('river: set-up', () => {
     const g = newGame(rules, { players: 2, seed: 'spring' });
     if (!g.ok) throw new Error(g.error.message);
     const s = g.value;
-    expect(s.tiles).toEqual([{ id: spring, x: 0, y: 0, rotation: 0, player: -1, node: 0 }]);
+    expect(s.tiles).toEqual([{ id: spring, kind: rules.tileIndex[spring], x: 0, y: 0, rotation: 0, player: -1, node: 0 }]);
     // The spring's river leaves east: one open end, at 1,0, flowing east.
     expect(slice(s)).toEqual({ ends: { '1': { x: 1, y: 0, flow: 'E', turn: null } }, branches: 1 });
     // The base start tile is an ordinary land tile now (the Czech text: the normal start tile may

@@ -99,7 +99,7 @@ export function decodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<G
   if (a < layout.deploy + layout.followerTargets) {
     if (step.kind !== 'deploy') return null;
     const placed = s.tiles[s.tiles.length - 1]!;
-    const feature = rules.tileById.get(placed.id)!.def.features[a - layout.deploy];
+    const feature = rules.tiles[placed.kind]!.def.features[a - layout.deploy];
     return feature === undefined ? null : { type: 'deploy', player, feature: feature.id };
   }
   const mods = layout.modules;
@@ -125,7 +125,7 @@ export function encodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<G
     case 'deploy': {
       const placed = s.tiles[s.tiles.length - 1];
       if (placed === undefined) return -1;
-      const tile = rules.tileById.get(placed.id)!;
+      const tile = rules.tiles[placed.kind]!;
       return Object.hasOwn(tile.localIndex, move.feature) ? layout.deploy + tile.localIndex[move.feature]! : -1;
     }
     default:
@@ -367,7 +367,7 @@ function describeMove(rules: Ruleset, s: Immutable<GameView>, m: Move): string {
       return `place ${s.step.kind === 'place-tile' ? s.step.tile : 'tile'} at ${m.x},${m.y} turned ${m.rotation}`;
     case 'deploy': {
       const placed = s.tiles[s.tiles.length - 1]!;
-      const tile = rules.tileById.get(placed.id)!;
+      const tile = rules.tiles[placed.kind]!;
       const local = tile.localIndex[m.feature];
       const kind = local === undefined ? '?' : rules.kindNames[tile.kinds[local]!];
       return `deploy on ${m.feature} (${kind})`;

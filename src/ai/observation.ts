@@ -166,7 +166,7 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
       clipped = 1;
       continue;
     }
-    const tile = rules.tileById.get(placed.id)!;
+    const tile = rules.tiles[placed.kind]!;
     out[cell] = 1;
     if (t === tiles.length - 1) out[HW + cell] = 1;
     let pennants = 0;

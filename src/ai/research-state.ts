@@ -23,7 +23,7 @@ import { CHANCE_STEP, backToChance, concealAll, isChanceNode, isDrawable, playCh
 /** The `format` tag of serialized research states. */
 export const RESEARCH_STATE_FORMAT = 'meeplekit/research-state';
 /** The version of the research state format; bumped on any incompatible change. */
-export const RESEARCH_STATE_VERSION = 1;
+export const RESEARCH_STATE_VERSION = 2;
 
 /** Most moves a research state may hold (far above any real game), as for app states. */
 const MAX_MOVES = 100_000;

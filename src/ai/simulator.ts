@@ -282,7 +282,7 @@ class Research implements ResearchSimulator {
         action = sampled ? -1 : encodeSplit(this.rules, this.#layout, s, move);
       } else {
         const placed = s.tiles[s.tiles.length - 1]!;
-        move = { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };
+        move = { type: 'deploy', player: step.player, feature: this.rules.tiles[placed.kind]!.def.features[f]!.id };
         action = this.#layout.deploy + f;
       }
     } else if (sampled && this.form === 'split') {

@@ -65,7 +65,7 @@ export function stateToString(rules: Ruleset, state: Immutable<GameView>): strin
     lines.push('followers:');
     for (const f of state.followers) {
       const placed = state.tiles[f.tile]!;
-      const tile = rules.tileById.get(placed.id)!;
+      const tile = rules.tiles[placed.kind]!;
       const feature = tile.def.features[f.local]!;
       lines.push(`  P${f.player} on ${feature.kind} ${feature.id} of ${placed.id} at ${placed.x},${placed.y}`);
     }
@@ -132,7 +132,7 @@ function range(a: number, b: number): number[] {
 /** A placed tile as three rows of three characters. */
 function tileGlyph(rules: Ruleset, state: Immutable<GameView>, index: number, owners: readonly number[] | undefined): [string, string, string] {
   const placed = state.tiles[index]!;
-  const tile = rules.tileById.get(placed.id)!;
+  const tile = rules.tiles[placed.kind]!;
   const r = placed.rotation;
   const codeAt = (port: number): string => {
     const local = tile.portFeature[r * 12 + port]!;

@@ -36,24 +36,6 @@ export function fits(tile: CompiledTile, demand: number, rotation: number): bool
   return (tile.signature[rotation]! & (demand >>> 12)) === (demand & 0xfff);
 }
 
-/** Inserts `v` at index `i` (like `splice(i, 0, v)`, without allocating the removed-items array). */
-function insertAt(a: number[], i: number, v: number): void {
-  let j = a.length;
-  a.push(v);
-  while (j > i) {
-    a[j] = a[j - 1]!;
-    j--;
-  }
-  a[i] = v;
-}
-
-/** Removes the entry at index `i` (like `splice(i, 1)`, without allocating). */
-function removeAt(a: number[], i: number): void {
-  const n = a.length - 1;
-  for (let j = i; j < n; j++) a[j] = a[j + 1]!;
-  a.pop();
-}
-
 /** `oppositePort` as a table: the port facing port p across the shared edge. */
 const OPPOSITE_PORT: readonly number[] = Array.from({ length: 12 }, (_, p) => oppositePort(p));
 
@@ -62,72 +44,95 @@ function homeSlot(key: number, mask: number): number {
   return (Math.imul(key, 0x9e3779b1) >>> 16) & mask;
 }
 
-/** The index of the tile on cell `key`, or -1 if the cell is empty. */
-export function tileAt(state: Immutable<GameView>, key: number): number {
-  const cells = state.cells;
-  const mask = cells.length - 1;
+/** An empty slot's key in the cell table. */
+const EMPTY_SLOT = -1;
+
+/**
+ * The slot of cell `key` in a cell table (`cells`: pairs of key and value, see `GameState.cells`),
+ * or the empty slot where it would go; -1 when a lap of the table finds neither (only a malformed
+ * table, a view built by hand: we must not hang on it).
+ */
+function slotOf(cells: readonly number[], key: number): number {
+  const mask = (cells.length >>> 1) - 1;
   if (mask < 0) return -1;
-  // At most one lap of the table, so that a malformed table (a view built by hand) cannot hang us.
   for (let i = homeSlot(key, mask), n = 0; n <= mask; i = (i + 1) & mask, n++) {
-    const v = cells[i]!;
-    if (v === key) return state.cellTiles[i]!;
-    if (v === EMPTY_SLOT) return -1;
+    const k = cells[2 * i]!;
+    if (k === key || k === EMPTY_SLOT) return i;
   }
   return -1;
 }
 
-/** Slots of a cell table that holds every tile of the ruleset (start tiles included) at most half full. @internal */
+/** The value of cell `key` in the cell table: a tile index (>= 0), `-2 - i` for frontier cell `i`, or -1 (empty). */
+function cellValue(cells: readonly number[], key: number): number {
+  const i = slotOf(cells, key);
+  return i >= 0 && cells[2 * i] === key ? cells[2 * i + 1]! : -1;
+}
+
+/** The index of the tile on cell `key`, or -1 if the cell is empty. */
+export function tileAt(state: Immutable<GameView>, key: number): number {
+  const v = cellValue(state.cells, key);
+  return v >= 0 ? v : -1;
+}
+
+/** The index of cell `key` in the frontier (`state.frontier`, `state.demand`), or -1 if it is not an open cell next to a tile. */
+export function frontierIndex(state: Immutable<GameView>, key: number): number {
+  const v = cellValue(state.cells, key);
+  return v <= -2 ? -2 - v : -1;
+}
+
+/**
+ * Length of the cell table of a new game: slots for every tile of the ruleset (start tiles
+ * included) at most half full, two numbers a slot. The frontier shares the table, which grows when
+ * it would be more than half full. @internal
+ */
 export function cellTableSize(rules: BoardRules & { readonly start: readonly unknown[] }): number {
   let tiles = rules.start.length;
   for (let i = 0; i < rules.tiles.length; i++) tiles += rules.tiles[i]!.def.count;
   let size = 16;
   while (size < 2 * tiles) size *= 2;
-  return size;
+  return 2 * size;
 }
-
-/** An empty slot of the cell table. */
-const EMPTY_SLOT = -1;
 
 /**
- * Records that tile `index` lies on cell `key` in the state's cell table: open addressing with
- * linear probing over a power-of-two table kept at most half full (doubled, and every entry put
- * again in slot order, when it would be fuller). A cell lookup is one or two probes, where the
- * sorted list it replaces took a binary search and an insertion that moved half the list.
+ * Makes room in the state's cell table for `more` new cells: open addressing with linear probing
+ * over a power-of-two table kept at most half full (doubled, every entry put again in slot order,
+ * when it would be fuller). A lookup is one or two probes; placed tiles and frontier cells share
+ * the table, so a tile's neighbours are found, and the frontier kept, with one probe each.
  */
-function recordCell(s: GameState, key: number, index: number): void {
-  let cells = s.cells;
-  let tiles = s.cellTiles;
-  if (2 * (index + 1) > cells.length) {
-    const size = Math.max(16, 2 * cells.length);
-    const oldCells = cells;
-    const oldTiles = tiles;
-    cells = s.cells = new Array<number>(size).fill(EMPTY_SLOT);
-    tiles = s.cellTiles = new Array<number>(size).fill(EMPTY_SLOT);
-    for (let j = 0; j < oldCells.length; j++) if (oldCells[j] !== EMPTY_SLOT) putCell(cells, tiles, oldCells[j]!, oldTiles[j]!);
+function makeRoom(s: GameState, more: number): void {
+  const old = s.cells;
+  const slots = old.length >>> 1;
+  if (2 * (s.tiles.length + s.frontier.length + more) <= slots) return;
+  let size = Math.max(16, 2 * slots);
+  while (2 * (s.tiles.length + s.frontier.length + more) > size) size *= 2;
+  const cells = (s.cells = new Array<number>(2 * size).fill(EMPTY_SLOT));
+  const mask = size - 1;
+  for (let j = 0; j < slots; j++) {
+    const key = old[2 * j]!;
+    if (key === EMPTY_SLOT) continue;
+    let i = homeSlot(key, mask);
+    while (cells[2 * i] !== EMPTY_SLOT) i = (i + 1) & mask;
+    cells[2 * i] = key;
+    cells[2 * i + 1] = old[2 * j + 1]!;
   }
-  putCell(cells, tiles, key, index);
 }
 
-function putCell(cells: number[], tiles: number[], key: number, index: number): void {
-  const mask = cells.length - 1;
-  let i = homeSlot(key, mask);
-  while (cells[i] !== EMPTY_SLOT) i = (i + 1) & mask;
-  cells[i] = key;
-  tiles[i] = index;
-}
-
-/** Index of `key` in a sorted list of cell keys, or -(insertion point) - 1. */
-export function openIndex(open: readonly number[], key: number): number {
-  let lo = 0;
-  let hi = open.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = open[mid]!;
-    if (v < key) lo = mid + 1;
-    else if (v > key) hi = mid - 1;
-    else return mid;
+/**
+ * Takes frontier cell `i` out of the frontier: the last entry moves into its place (the frontier
+ * keeps no order), and the cell table learns its new index.
+ */
+function dropFrontier(s: GameState, i: number): void {
+  const frontier = s.frontier;
+  const demand = s.demand;
+  const last = frontier.length - 1;
+  if (i !== last) {
+    const moved = frontier[last]!;
+    frontier[i] = moved;
+    demand[i] = demand[last]!;
+    s.cells[2 * slotOf(s.cells, moved) + 1] = -2 - i;
   }
-  return -lo - 1;
+  frontier.pop();
+  demand.pop();
 }
 
 /**
@@ -198,13 +203,37 @@ export function collectPlacements(rules: PlacementRules, state: Immutable<GameVi
     if ((s3 & mask) === val) out[n++] = k4 + 3;
   }
   const allowed = placementFilter(rules, state, tile);
-  if (allowed === null) return n;
-  let kept = 0;
-  for (let i = 0; i < n; i++) {
-    const p = out[i]!;
-    if (allowed((p / 4) | 0, p & 3)) out[kept++] = p;
+  if (allowed !== null) {
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const p = out[i]!;
+      if (allowed((p / 4) | 0, p & 3)) out[kept++] = p;
+    }
+    n = kept;
   }
-  return kept;
+  // The frontier keeps no order: the few placements that fit are put in canonical order here.
+  sortPlacements(out, n);
+  return n;
+}
+
+/**
+ * Sorts `out[0, n)` ascending: insertion sort, since the placements that fit are few (a dozen or
+ * two) and come in runs already ordered by rotation; longer lists go to the typed array's sort.
+ */
+function sortPlacements(out: Int32Array, n: number): void {
+  if (n > 64) {
+    out.subarray(0, n).sort();
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const v = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && out[j]! > v) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = v;
+  }
 }
 
 /** Every placement of the tile, packed as `key * 4 + rotation`, in canonical order. */
@@ -232,14 +261,22 @@ export function layTile(
   const base = g.parent.length;
   // Never changed once made, so copies share it (clone.ts). It is born unfrozen: freezing here
   // cost the Simulator a third of its speed; applyMove freezes what it adopts (reconcile.ts).
-  s.tiles.push({ id: tile.def.id, x, y, rotation, player, node: base });
-  recordCell(s, key, index);
+  s.tiles.push({ id: tile.def.id, kind: tile.index, x, y, rotation, player, node: base });
+  // The tile's cell (a frontier cell, or any cell for a start tile) and up to four new frontier cells.
+  makeRoom(s, 5);
+  const cells = s.cells;
+  const slot = slotOf(cells, key);
+  if (cells[2 * slot] === key) {
+    const v = cells[2 * slot + 1]!;
+    if (v <= -2) dropFrontier(s, -2 - v);
+  } else cells[2 * slot] = key;
+  cells[2 * slot + 1] = index;
 
   // One segment per local feature.
   const kinds = tile.kinds;
   for (let f = 0; f < kinds.length; f++) {
     const k = kinds[f]!;
-    addSegment(g, k, index, f, tile.portCounts[f]!, tile.pennants[f]!, rules.tracksTiles[k]!);
+    addSegment(g, k, index, f, tile.portCounts[f]!, tile.pennants[f]!, rules.tracksTiles[k]!, ((tile.twins >>> f) & 1) === 1);
   }
 
   // Cloister-like features: tell the unfinished ones around us, and count our own surroundings.
@@ -262,15 +299,11 @@ export function layTile(
   const pf = tile.portFeature;
   const rOff = rotation * 12;
   const sig = tile.signature[rotation]!;
-  const at = openIndex(s.frontier, key);
-  if (at >= 0) {
-    removeAt(s.frontier, at);
-    removeAt(s.demand, at);
-  }
   const inside = rules.inside;
   for (let side = 0; side < 4; side++) {
     const nkey = key + SIDE_DELTA[side]!;
-    const nt = tileAt(s, nkey);
+    const nslot = slotOf(cells, nkey);
+    const nt = cells[2 * nslot] === nkey ? cells[2 * nslot + 1]! : -1;
     if (nt < 0) {
       if (inside !== null && !inside(nkey)) {
         // A bounded board's wall: the ports facing it are closed.
@@ -283,16 +316,17 @@ export function layTile(
       const cls = (sig >>> (3 * side)) & 7;
       const facing = (side + 2) % 4;
       const bits = ((7 << (3 * facing)) << 12) | (cls << (3 * facing));
-      const j = openIndex(s.frontier, nkey);
-      if (j >= 0) s.demand[j] = s.demand[j]! | bits;
+      if (nt <= -2) s.demand[-2 - nt] = s.demand[-2 - nt]! | bits;
       else {
-        insertAt(s.frontier, -j - 1, nkey);
-        insertAt(s.demand, -j - 1, bits);
+        cells[2 * nslot] = nkey;
+        cells[2 * nslot + 1] = -2 - s.frontier.length;
+        s.frontier.push(nkey);
+        s.demand.push(bits);
       }
       continue;
     }
     const other = s.tiles[nt]!;
-    const ot = rules.tileById.get(other.id)!;
+    const ot = rules.tiles[other.kind]!;
     const oOff = other.rotation * 12;
     for (let k = 0; k < 3; k++) {
       const p = side * 3 + k;

@@ -10,6 +10,8 @@ import type { Rotation } from './types.js';
 export interface PlacedTile {
   /** Tile kind id (`D`). */
   readonly id: string;
+  /** The same kind as an index into the ruleset's catalogue (`rules.tiles`): what the rules read. */
+  readonly kind: number;
   /** Column. */
   readonly x: number;
   /** Row. */
@@ -44,11 +46,18 @@ export interface FeatureGraph {
   /** Followers standing on the feature. */
   followers: number[];
   /**
-   * Distinct tile indices of each root, for kinds that track tiles (a tile crossed twice by one
-   * feature counts once); empty for other segments. Lists are replaced, never changed in place,
+   * Distinct tiles of each root, for kinds that track tiles (a tile crossed twice by one feature
+   * counts once); 0 for other kinds. Meaningful at roots only.
+   */
+  size: number[];
+  /**
+   * The twin tiles of each root: tiles holding two or more segments of the root's kind (a road
+   * crossing, a tile with two city caps), the only tiles one feature can reach twice, kept to
+   * count them once in `size` when two parts of a feature meet on one. Empty (the same shared
+   * list) for most roots and for every other segment. Lists are replaced, never changed in place,
    * so copies can share them.
    */
-  tiles: number[][];
+  twins: number[][];
 }
 
 /** A follower on the board. */
@@ -204,14 +213,18 @@ export interface GameState {
   /** Placed tiles in order of placement. */
   tiles: PlacedTile[];
   /**
-   * The occupied cells as a hash table (see `tileAt`): a power-of-two number of slots, each a
-   * packed cell key or -1 for an empty slot; kept at most half full. Read cells with `tileAt`,
-   * or from `tiles`, which lists them in order of placement.
+   * The cell table: a hash table of the occupied cells and the frontier's cells, as pairs of
+   * numbers (`cells[2 * i]`: slot i's packed cell key, or -1 for an empty slot; `cells[2 * i + 1]`:
+   * the index of the tile on that cell, or `-2 - j` for cell `frontier[j]`). A power-of-two number
+   * of slots, kept at most half full. Read it with `tileAt`; `tiles` lists the occupied cells in
+   * order of placement, `frontier` the open ones.
    */
   cells: number[];
-  /** The tile index of each slot of `cells` (-1 for an empty slot). */
-  cellTiles: number[];
-  /** The frontier: empty cells next to a tile, ascending by cell key. */
+  /**
+   * The frontier: the empty cells next to a tile, in no particular order (each keeps its index in
+   * `cells`, so that laying a tile adds and removes frontier cells in constant time; the canonical
+   * order of `legalMoves` comes from sorting the placements that fit).
+   */
   frontier: number[];
   /** What each frontier cell demands of a tile's edges (parallel to `frontier`). */
   demand: number[];

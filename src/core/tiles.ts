@@ -86,6 +86,12 @@ export interface CompiledTile {
   readonly areaFeature: number;
   /** Local index by local id. */
   readonly localIndex: Readonly<Record<string, number>>;
+  /**
+   * Local features whose kind tracks tiles and appears on the tile more than once (bit i = local
+   * feature i): only these can later join one feature twice (a road looping back to its
+   * crossroads), the one case where a feature's segments outnumber its distinct tiles.
+   */
+  readonly twins: number;
 }
 
 const PORT_INDEX: Readonly<Record<string, number>> = Object.fromEntries(PORTS.map((p, i) => [p, i]));
@@ -184,6 +190,10 @@ export function compileTile(def: TileDef, index: number, kinds: readonly Feature
   fk.forEach((k, i) => {
     if (kinds[k]!.completion === 'surroundings') areaFeature = i;
   });
+  let twins = 0;
+  fk.forEach((k, i) => {
+    if (kinds[k]!.tracksTiles && fk.indexOf(k) !== fk.lastIndexOf(k)) twins |= 1 << i;
+  });
   return {
     index,
     def,
@@ -196,5 +206,6 @@ export function compileTile(def: TileDef, index: number, kinds: readonly Feature
     wallSides,
     areaFeature,
     localIndex,
+    twins,
   };
 }

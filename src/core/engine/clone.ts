@@ -4,7 +4,7 @@ import type { Immutable } from '../types.js';
 /**
  * A mutable copy of a state that the rules recipe may change freely: every array and record
  * the recipe writes to is copied; the records it never changes (placed tiles, followers, moves,
- * tile lists) are shared. Key order is preserved, so serialized copies are byte-identical.
+ * twin lists) are shared. Key order is preserved, so serialized copies are byte-identical.
  * Arrays are copied with spread, not `slice()`: V8 slices frozen arrays (every state from
  * `applyMove` is frozen) about a hundred times slower. @internal
  */
@@ -25,7 +25,6 @@ export function cloneState(s: Immutable<GameState>): GameState {
     // Placed tiles, followers and moves are never changed once created: share them.
     tiles: [...s.tiles] as GameState['tiles'],
     cells: [...s.cells],
-    cellTiles: [...s.cellTiles],
     frontier: [...s.frontier],
     demand: [...s.demand],
     features: {
@@ -36,8 +35,9 @@ export function cloneState(s: Immutable<GameState>): GameState {
       open: [...g.open],
       pennants: [...g.pennants],
       followers: [...g.followers],
-      // Tile lists are replaced, never changed in place: share them too.
-      tiles: [...g.tiles] as GameState['features']['tiles'],
+      size: [...g.size],
+      // Twin lists are replaced, never changed in place: share them too.
+      twins: [...g.twins] as GameState['features']['twins'],
     },
     areas: [...s.areas],
     followers: [...s.followers] as GameState['followers'],

@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { collectPlacements, fits, openIndex, placements, tileAt } from '../board.js';
+import { collectPlacements, fits, frontierIndex, placements, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -31,7 +31,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   } else if (step.kind === 'deploy') {
     const bits = deployTargets(rules, state);
     const placed = state.tiles[state.tiles.length - 1]!;
-    const feats = rules.tileById.get(placed.id)!.def.features;
+    const feats = rules.tiles[placed.kind]!.def.features;
     for (let f = 0; f < feats.length; f++) {
       if (bits & (1 << f)) out.push({ type: 'deploy', player: step.player, feature: feats[f]!.id });
     }
@@ -133,7 +133,7 @@ function deployMoveAt(rules: Ruleset, state: Immutable<GameView>, bits: number, 
   if (i < 0) return null;
   const placed = state.tiles[state.tiles.length - 1]!;
   for (let f = 0; bits >>> f !== 0; f++) {
-    if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player, feature: rules.tileById.get(placed.id)!.def.features[f]!.id };
+    if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
   }
   const extras = rules.hooks.deployMoves.length === 0 && rules.hooks.turnMoves.length === 0 ? [] : deployExtras(rules, state);
   if (i < extras.length) return extras[i]!;
@@ -254,7 +254,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
     const key = cellKey(x, y);
     if (rules.inside !== null && !rules.inside(key)) return meepleError('place/off-board', `cell ${x},${y} is outside the play area`);
     if (tileAt(state, key) >= 0) return meepleError('place/occupied', `cell ${x},${y} already holds a tile`);
-    const at = openIndex(state.frontier, key);
+    const at = frontierIndex(state, key);
     if (at < 0) return meepleError('place/not-adjacent', `cell ${x},${y} shares no edge with a placed tile`);
     const tile = rules.tileById.get(step.tile)!;
     if (!fits(tile, state.demand[at]!, rotation)) {
@@ -277,7 +277,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
   const feature = m['feature'];
   if (typeof feature !== 'string') return meepleError('move/malformed', 'a deploy move needs a string "feature" (such as "c1")');
   const placed = state.tiles[state.tiles.length - 1]!;
-  const tile = rules.tileById.get(placed.id)!;
+  const tile = rules.tiles[placed.kind]!;
   const local = Object.hasOwn(tile.localIndex, feature) ? tile.localIndex[feature]! : -1;
   if (local < 0 || !rules.deployable[tile.kinds[local]!]) {
     const ids = tile.def.features.filter((_, i) => rules.deployable[tile.kinds[i]!]).map((f) => f.id);

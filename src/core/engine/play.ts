@@ -113,12 +113,11 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     scores: new Array<number>(players).fill(0),
     supply: new Array<number>(players).fill(rules.followers),
     tiles: [],
-    // The cell table sized for every tile of the game at once (board.ts keeps it at most half full).
+    // The cell table sized for every tile of the game (board.ts grows it when the frontier needs more).
     cells: new Array<number>(cellTableSize(rules)).fill(-1),
-    cellTiles: new Array<number>(cellTableSize(rules)).fill(-1),
     frontier: [],
     demand: [],
-    features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], tiles: [] },
+    features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], size: [], twins: [] },
     areas: [],
     followers: [],
     moves: [],
@@ -200,7 +199,7 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, o
     s.moves.push(owned ? move : { type: 'deploy', player: move.player, feature: move.feature });
     const index = s.tiles.length - 1;
     const placed = s.tiles[index]!;
-    const local = rules.tileById.get(placed.id)!.localIndex[move.feature]!;
+    const local = rules.tiles[placed.kind]!.localIndex[move.feature]!;
     s.features.followers[findRoot(s.features.parent, placed.node + local)]!++;
     s.followers.push({ player: move.player, tile: index, local });
     s.supply[move.player]!--;
@@ -233,7 +232,7 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
   if (rules.hooks.claimers.length > 0 && actionClaim(rules, s) !== null) return 0;
   const allowed = rules.hooks.deployAllowed;
   for (let i = 0; i < allowed.length; i++) if (!allowed[i]!(rules, s)) return 0;
-  const tile = rules.tileById.get(placed.id)!;
+  const tile = rules.tiles[placed.kind]!;
   let bits = 0;
   for (let f = 0; f < tile.kinds.length; f++) {
     if (!rules.deployable[tile.kinds[f]!]) continue;
@@ -310,7 +309,7 @@ function completedRoots(rules: Ruleset, s: GameState): number[] {
   // The same order as touchedRoots (the tile's features, then the cloisters around it), without
   // building the list of every touched feature: most turns complete nothing.
   const placed = s.tiles[s.tiles.length - 1]!;
-  const n = rules.tileById.get(placed.id)!.kinds.length;
+  const n = rules.tiles[placed.kind]!.kinds.length;
   for (let f = 0; f < n; f++) {
     const r = findRoot(g.parent, placed.node + f);
     if (g.open[r] === 0 && rules.kinds[g.kind[r]!]!.completion !== 'never' && !out.includes(r)) out.push(r);

@@ -3,7 +3,7 @@
  * worth; and what the scores would be if the game ended now.
  */
 import { meepleError, type MeepleError } from '../errors.js';
-import { findRoot } from '../features.js';
+import { featureTiles, findRoot } from '../features.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
 import { cellKey, type GameState, type GameView } from '../state.js';
@@ -95,7 +95,7 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   const index = Math.abs(x) < 500 && Math.abs(y) < 500 ? tileAt(state, cellKey(x, y)) : -1;
   if (index < 0) return err(meepleError('query/no-tile', `no tile at ${x},${y}`));
   const placed = state.tiles[index]!;
-  const tile = rules.tileById.get(placed.id)!;
+  const tile = rules.tiles[placed.kind]!;
   let local = -1;
   if (typeof q['feature'] === 'string') {
     local = Object.hasOwn(tile.localIndex, q['feature']) ? tile.localIndex[q['feature']]! : -1;
@@ -106,26 +106,12 @@ export function featureAt(rules: Ruleset, state: Immutable<GameView>, query: Fea
   const g = state.features;
   const root = findRoot(g.parent, placed.node + local);
   const kindDef = rules.kinds[g.kind[root]!]!;
-  let tiles: number[];
-  if (kindDef.completion === 'surroundings') tiles = [g.tile[root]!];
-  else if (kindDef.tracksTiles) tiles = g.tiles[root]!.slice().sort((a, b) => a - b);
-  else {
-    tiles = [];
-    for (let t = 0; t < state.tiles.length; t++) {
-      const n = rules.tileById.get(state.tiles[t]!.id)!.kinds.length;
-      for (let f = 0; f < n; f++) {
-        if (findRoot(g.parent, state.tiles[t]!.node + f) === root) {
-          tiles.push(t);
-          break;
-        }
-      }
-    }
-  }
+  const tiles = kindDef.completion === 'surroundings' ? [g.tile[root]!] : featureTiles(g, root);
   const followers: FollowerInfo[] = [];
   for (const f of state.followers) {
     const t = state.tiles[f.tile]!;
     if (findRoot(g.parent, t.node + f.local) === root) {
-      followers.push({ player: f.player, x: t.x, y: t.y, feature: rules.tileById.get(t.id)!.def.features[f.local]!.id });
+      followers.push({ player: f.player, x: t.x, y: t.y, feature: rules.tiles[t.kind]!.def.features[f.local]!.id });
     }
   }
   return ok({

@@ -14,7 +14,7 @@ import type { Immutable } from '../types.js';
 export function featureRef(rules: Ruleset, s: Immutable<GameView>, root: number): FeatureRef {
   const g = s.features;
   const t = s.tiles[g.tile[root]!]!;
-  return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tileById.get(t.id)!.def.features[g.local[root]!]!.id };
+  return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[t.kind]!.def.features[g.local[root]!]!.id };
 }
 
 /** Followers per player standing on feature `root`. */
@@ -83,7 +83,7 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
             kind: ctx.rules.kindNames[s.features.kind[t.node + f.local]!]!,
             x: t.x,
             y: t.y,
-            feature: ctx.rules.tileById.get(t.id)!.def.features[f.local]!.id,
+            feature: ctx.rules.tiles[t.kind]!.def.features[f.local]!.id,
           },
         });
       }
@@ -180,7 +180,7 @@ export function clearTile(ctx: ScoringContext, tile: number): void {
       ctx.emit({
         type: 'follower-returned',
         player: f.player,
-        at: { kind: ctx.rules.kindNames[s.features.kind[t.node + f.local]!]!, x: t.x, y: t.y, feature: ctx.rules.tileById.get(t.id)!.def.features[f.local]!.id },
+        at: { kind: ctx.rules.kindNames[s.features.kind[t.node + f.local]!]!, x: t.x, y: t.y, feature: ctx.rules.tiles[t.kind]!.def.features[f.local]!.id },
       });
     }
   }

@@ -20,7 +20,7 @@ import { ChosenDrawError, chosenDraws, NO_CHOSEN, playMove, setupGame } from './
 /** The `format` tag of serialized states. */
 export const STATE_FORMAT = 'meeplekit/state';
 /** The version of the serialized state format; bumped on any incompatible change. */
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 /** The `format` tag of replays. */
 export const REPLAY_FORMAT = 'meeplekit/replay';
 /** The version of the replay format. */
@@ -197,7 +197,6 @@ const STATE_FIELDS: Readonly<Record<string, 'a' | 's' | 'n' | 'o' | 'f'>> = {
   supply: 'a',
   tiles: 'a',
   cells: 'a',
-  cellTiles: 'a',
   frontier: 'a',
   demand: 'a',
   features: 'o',

@@ -181,7 +181,7 @@ class SimulatorImpl implements Simulator {
       if (f === -1) return { type: 'pass', player: step.player };
       if (f < -1) return extras[-2 - f]!;
       const placed = s.tiles[s.tiles.length - 1]!;
-      return { type: 'deploy', player: step.player, feature: this.rules.tileById.get(placed.id)!.def.features[f]!.id };
+      return { type: 'deploy', player: step.player, feature: this.rules.tiles[placed.kind]!.def.features[f]!.id };
     }
     // A module's own step: its list is short; build it once.
     const list = listMoves(this.rules, s);

@@ -246,7 +246,7 @@ export function publicView(
   const tiles: ViewTile[] = obs.tiles.map((t) => ({ x: t.x, y: t.y, tile: t.id, rotation: t.rotation }));
   const followers: ViewFollower[] = obs.followers.map((f) => {
     const t = obs.tiles[f.tile]!;
-    return { player: f.player, x: t.x, y: t.y, feature: rules.tileById.get(t.id)!.def.features[f.local]!.id };
+    return { player: f.player, x: t.x, y: t.y, feature: rules.tiles[t.kind]!.def.features[f.local]!.id };
   });
   const bag = countsById(rules, obs.bag);
   const view: PublicView = {

@@ -40,7 +40,7 @@ export function castleActions(config: CastleConfig): NonNullable<Expansion['acti
       if (move.type === 'castle/extra-turn') return 3 * g.cells * MAX_LOCAL + (move['use'] === true ? 1 : 0);
       const t = tileAt(s, cellKey(x, y));
       if (t < 0) return -1;
-      const local = rules.tileById.get(s.tiles[t]!.id)!.localIndex[move['feature'] as string];
+      const local = rules.tiles[s.tiles[t]!.kind]!.localIndex[move['feature'] as string];
       if (local === undefined) return -1;
       const at = ((y - g.y) * g.width + (x - g.x)) * MAX_LOCAL + local;
       if (move.type === 'castle/score') {
@@ -76,7 +76,7 @@ export function castleActions(config: CastleConfig): NonNullable<Expansion['acti
       const y = g.y + Math.floor(cell / g.width);
       const t = tileAt(s, cellKey(x, y));
       if (t < 0) return null;
-      const feature = rules.tileById.get(s.tiles[t]!.id)!.def.features[local];
+      const feature = rules.tiles[s.tiles[t]!.kind]!.def.features[local];
       if (feature === undefined) return null;
       return kind === 'castle/score'
         ? { type: kind, player, x, y, feature: feature.id, token }

@@ -179,7 +179,7 @@ function rulesModule(c: CastleRules): Expansion & ChoosableSetup {
       const g = s.features;
       const rootOf = (m: ExpansionMove): number => {
         const t = tileAt(s, cellKey(m['x'] as number, m['y'] as number));
-        const local = ctx.rules.tileById.get(s.tiles[t]!.id)!.localIndex[m['feature'] as string]!;
+        const local = ctx.rules.tiles[s.tiles[t]!.kind]!.localIndex[m['feature'] as string]!;
         return findRoot(g.parent, s.tiles[t]!.node + local);
       };
       if (move.type === 'castle/score') {

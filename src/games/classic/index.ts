@@ -63,7 +63,7 @@ function finalScoring(ctx: ScoringContext): void {
   const cities = new Map<number, Set<number>>(farms.map((r) => [r, new Set()]));
   for (let t = 0; t < s.tiles.length; t++) {
     const placed = s.tiles[t]!;
-    const tile = ctx.rules.tileById.get(placed.id)!;
+    const tile = ctx.rules.tiles[placed.kind]!;
     for (let f = 0; f < tile.adjacent.length; f++) {
       const adj = tile.adjacent[f]!;
       if (adj.length === 0) continue;
