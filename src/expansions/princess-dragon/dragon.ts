@@ -33,7 +33,12 @@ export interface DragonStep {
 /** The dragon's moves of the current step: onto each neighbouring tile (N, E, S, W) it may enter. */
 export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[] {
   const player = state.step.kind === 'game-over' ? -1 : state.step.player;
-  return dragonTargets(state).map((c): Move => ({ type: 'princess-dragon/move-dragon', player, x: c.x, y: c.y }));
+  const out: Move[] = [];
+  for (let side = 0; side < 4; side++) {
+    const k = targetOnSide(state, side);
+    if (k >= 0) out.push({ type: 'princess-dragon/move-dragon', player, x: keyX(k), y: keyY(k) });
+  }
+  return out;
 }
 
 /**

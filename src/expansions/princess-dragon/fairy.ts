@@ -9,7 +9,7 @@
  */
 import { deployTargets } from '../../core/engine/play.js';
 import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
-import { award, followersOnTile, heldOnTiles } from '../../core/engine/scoring.js';
+import { award, heldOnTiles } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, keyX, keyY, type GameView, type Move } from '../../core/state.js';
@@ -89,7 +89,20 @@ export function fairyTurnPoint(ctx: HookContext): void {
   const fairy = pdSlice(state).fairy;
   if (fairy === null) return;
   const t = tileIndexAt(state, fairy.x, fairy.y);
-  if (t >= 0 && followersOnTile(rules, state, t).includes(state.active)) award(ctx, state.active, FAIRY_TURN_POINTS, 'princess-dragon/fairy', null);
+  if (t >= 0 && hasFollowerOnTile(rules, state, t, fairy.x, fairy.y, state.active)) award(ctx, state.active, FAIRY_TURN_POINTS, 'princess-dragon/fairy', null);
+}
+
+/**
+ * Whether `player` has a follower on tile `t` at `x, y`: `followersOnTile(rules, state, t).includes(player)`
+ * (its features, then what the other modules hold there), asked at every turn's start without
+ * building the list.
+ */
+function hasFollowerOnTile(rules: Ruleset, state: Immutable<GameView>, t: number, x: number, y: number, player: number): boolean {
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) if (fs[i]!.tile === t && fs[i]!.player === player) return true;
+  if (rules.hooks.tileFollowers.length === 0) return false;
+  for (const f of heldOnTiles(rules, state)) if (f.x === x && f.y === y && f.player === player) return true;
+  return false;
 }
 
 /** The followers on the fairy's tile's features, as indices into `state.followers` (none while she is off the board). */

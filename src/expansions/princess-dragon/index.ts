@@ -173,10 +173,18 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
   for (const id of DRAGON_TILES) symbols.set(id, 'dragon');
   for (const id of PORTAL_TILES) symbols.set(id, 'portal');
   for (const id of Object.keys(PRINCESS_TILES)) symbols.set(id, 'princess');
+  // The answer for the tile id asked last (the same all turn long).
+  let lastId: string | null = null;
+  let lastSymbol: TileSymbol | null = null;
   /** The symbol on the tile placed this turn: null for a tile with none, `'none'` when no tile was placed this turn. */
   const placedSymbol = (state: Immutable<GameView>): TileSymbol | null | 'none' => {
     const placed = placedThisTurn(state);
-    return placed === null ? 'none' : (symbols.get(placed.id) ?? null);
+    if (placed === null) return 'none';
+    if (placed.id !== lastId) {
+      lastId = placed.id;
+      lastSymbol = symbols.get(placed.id) ?? null;
+    }
+    return lastSymbol;
   };
 
   const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean =>
