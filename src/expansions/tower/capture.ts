@@ -64,24 +64,36 @@ export function reachOf(state: Immutable<GameView>, x: number, y: number, height
  */
 export function captureTargets(rules: Ruleset, state: Immutable<GameView>, x: number, y: number, height: number, captor: number): CaptureTarget[] {
   const slice = towerSlice(state);
+  const fs = state.followers;
   const out: CaptureTarget[] = [];
   for (const key of reachOf(state, x, y, height)) {
     const t = tileAt(state, key);
     const placed = state.tiles[t]!;
-    const found: [local: number, owner: number][] = [];
-    for (const f of state.followers) {
-      if (f.tile !== t || f.player === captor) continue;
-      if (!found.some(([l, o]) => l === f.local && o === f.player)) found.push([f.local, f.player]);
+    // The followers on this tile as `local * OWNER_SPAN + owner`: ascending numbers are the
+    // canonical order (local feature, then owner), and alike followers are equal numbers.
+    let found: number[] | null = null;
+    for (let i = 0; i < fs.length; i++) {
+      const f = fs[i]!;
+      if (f.tile === t && f.player !== captor) (found ??= []).push(f.local * OWNER_SPAN + f.player);
     }
-    found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const feats = rules.tileById.get(placed.id)!.def.features;
-    for (const [local, owner] of found) out.push({ x: placed.x, y: placed.y, feature: feats[local]!.id, owner });
+    if (found !== null) {
+      found.sort((a, b) => a - b);
+      const feats = rules.tileById.get(placed.id)!.def.features;
+      for (let i = 0; i < found.length; i++) {
+        if (i > 0 && found[i] === found[i - 1]) continue;
+        const owner = found[i]! % OWNER_SPAN;
+        out.push({ x: placed.x, y: placed.y, feature: feats[(found[i]! - owner) / OWNER_SPAN]!.id, owner });
+      }
+    }
     for (const tower of slice.towers) {
       if (tower.x === placed.x && tower.y === placed.y && tower.top >= 0 && tower.top !== captor) out.push({ x: tower.x, y: tower.y, feature: TOP, owner: tower.top });
     }
   }
   return out;
 }
+
+/** More than any player index (a game has at most a handful of players). */
+const OWNER_SPAN = 64;
 
 /**
  * Whether `captor` has anything to capture from the tower at `x, y` of height `height` (the
