@@ -83,7 +83,7 @@ export function rootNamed(rules: Ruleset, state: Immutable<GameView>, m: Readonl
   const t = tileAt(state, cellKey(x as number, y as number));
   if (t < 0) return -1;
   const placed = state.tiles[t]!;
-  const tile = rules.tileById.get(placed.id)!;
+  const tile = rules.tiles[placed.kind]!;
   if (!Object.hasOwn(tile.localIndex, feature)) return -1;
   return findRoot(state.features.parent, placed.node + tile.localIndex[feature]!);
 }

@@ -18,7 +18,7 @@ import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, keyX, keyY, type GameView, type Move } from '../../core/state.js';
 import type { CompiledTile } from '../../core/tiles.js';
 import type { Cell, Immutable } from '../../core/types.js';
-import { FLIGHT_STEPS, pdSlice, placedThisTurn, sameCell } from './state.js';
+import { FLIGHT_STEPS, pdSlice, sameCell } from './state.js';
 
 /** A dragon's step: decided by one player, the flight's next cell. */
 export interface DragonStep {
@@ -76,10 +76,10 @@ function targetOnSide(state: Immutable<GameView>, side: number): number {
   return k;
 }
 
-/** After placing: a volcano brings the dragon onto it, from wherever it is (the first one brings it onto the board). */
-export function volcanoLanding(ctx: HookContext, volcanoes: ReadonlySet<string>, index: number): void {
+/** After placing (tile `index`, a volcano or not): a volcano brings the dragon onto it, from wherever it is (the first one brings it onto the board). */
+export function volcanoLanding(ctx: HookContext, volcano: boolean, index: number): void {
+  if (!volcano) return;
   const placed = ctx.state.tiles[index]!;
-  if (!volcanoes.has(placed.id)) return;
   const slice = pdSlice(ctx.state);
   const from = slice.dragon;
   slice.dragon = { x: placed.x, y: placed.y };
@@ -109,14 +109,13 @@ export function heldBackFilter(dragons: ReadonlySet<string>) {
 }
 
 /**
- * After the action: a dragon tile laid this turn starts a flight (the capture of the Tower, part of
- * the action, came before). The placing player moves first. No flight while the dragon is off
+ * After the action: a dragon tile laid this turn (`dragonTile`) starts a flight (the capture of the
+ * Tower, part of the action, came before). The placing player moves first. No flight while the dragon is off
  * the board, and none when it cannot move at all.
  */
-export function startFlight(ctx: HookContext, dragons: ReadonlySet<string>): 'wait' | void {
-  const placed = placedThisTurn(ctx.state);
+export function startFlight(ctx: HookContext, dragonTile: boolean): 'wait' | void {
   const slice = pdSlice(ctx.state);
-  if (placed === null || !dragons.has(placed.id) || slice.dragon === null) return;
+  if (!dragonTile || slice.dragon === null) return;
   slice.flight = { visited: [{ x: slice.dragon.x, y: slice.dragon.y }] };
   return nextStep(ctx, 0);
 }

@@ -68,7 +68,7 @@ import { princessDragonScoreBounds } from './bounds.js';
 import { playPortal, portalMoves } from './portal.js';
 import { playPrincess, princessKnights, princessMoves } from './princess.js';
 import { localOf, placedThisTurn, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
-import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, princessDragonTileDefs, VOLCANO_TILES } from './tiles.js';
+import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, princessDragonTileDefs, TILE_SYMBOLS, VOLCANO_TILES, type TileSymbol } from './tiles.js';
 
 export { PRINCESS_DRAGON, FLIGHT_STEPS, type Flight, type PrincessDragonState } from './state.js';
 export { PRINCESS_DRAGON_TILES, VOLCANO_TILES, DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES } from './tiles.js';
@@ -134,9 +134,6 @@ export type PrincessDragonMove =
       readonly owner: number;
     };
 
-/** The symbol a tile of the expansion shows (one at most). */
-type TileSymbol = 'volcano' | 'dragon' | 'portal' | 'princess';
-
 /** The claims on the turn's action: the volcano's (no action at all), the princess's (her removal instead of any other action). */
 const VOLCANO_CLAIM: ActionClaim = { forced: false, why: VOLCANO_TURN };
 const PRINCESS_CLAIM: ActionClaim = { forced: true, why: PRINCESS_TURN };
@@ -166,33 +163,30 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
   const dragons = new Set(DRAGON_TILES);
   const portals = new Set(PORTAL_TILES);
 
-  // The symbol of the tile placed this turn is asked several times a turn (every claim on the
-  // action, the deploy step's moves): one look-up in one table answers it.
-  const symbols = new Map<string, TileSymbol>();
-  for (const id of VOLCANO_TILES) symbols.set(id, 'volcano');
-  for (const id of DRAGON_TILES) symbols.set(id, 'dragon');
-  for (const id of PORTAL_TILES) symbols.set(id, 'portal');
-  for (const id of Object.keys(PRINCESS_TILES)) symbols.set(id, 'princess');
-  // The answer for the tile id asked last (the same all turn long).
-  let lastId: string | null = null;
-  let lastSymbol: TileSymbol | null = null;
-  /** The symbol on the tile placed this turn: null for a tile with none, `'none'` when no tile was placed this turn. */
-  const placedSymbol = (state: Immutable<GameView>): TileSymbol | null | 'none' => {
-    const placed = placedThisTurn(state);
-    if (placed === null) return 'none';
-    if (placed.id !== lastId) {
-      lastId = placed.id;
-      lastSymbol = symbols.get(placed.id) ?? null;
+  // The symbol of each tile kind, by index in the catalogue of the ruleset asked last (a module
+  // object may serve several rulesets): asked several times a turn (every claim on the action,
+  // the deploy step's moves, the dragon's landing and flight), one array entry answers it.
+  let forRules: Ruleset | null = null;
+  let byKind: readonly (TileSymbol | null)[] = [];
+  const symbolOfKind = (rules: Ruleset, kind: number): TileSymbol | null => {
+    if (rules !== forRules) {
+      forRules = rules;
+      byKind = rules.tiles.map((t) => TILE_SYMBOLS.get(t.def.id) ?? null);
     }
-    return lastSymbol;
+    return byKind[kind] ?? null;
+  };
+  /** The symbol on the tile placed this turn: null for a tile with none, `'none'` when no tile was placed this turn. */
+  const placedSymbol = (rules: Ruleset, state: Immutable<GameView>): TileSymbol | null | 'none' => {
+    const placed = placedThisTurn(state);
+    return placed === null ? 'none' : symbolOfKind(rules, placed.kind);
   };
 
   const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean =>
-    princessRule === 'forced' && placedSymbol(state) === 'princess' && princessKnights(rules, state, PRINCESS_TILES).length > 0;
+    princessRule === 'forced' && placedSymbol(rules, state) === 'princess' && princessKnights(rules, state, PRINCESS_TILES).length > 0;
 
   /** The module's moves at the deploy step: the princess's alone when forced; else the portal's, the fairy's, then (optional rule) the princess's. */
   function deployMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
-    const symbol = placedSymbol(state);
+    const symbol = placedSymbol(rules, state);
     if (symbol === 'none' || symbol === 'volcano') return [];
     const knights = symbol === 'princess' ? princessMoves(rules, state, PRINCESS_TILES) : null;
     if (princessRule === 'forced' && knights !== null && knights.length > 0) return knights;
@@ -235,15 +229,15 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
     validate: () => problem,
     setup: (): PrincessDragonState => ({ dragon: null, fairy: null, flight: null }),
     drawFilter: heldBackFilter(dragons),
-    afterPlace: (ctx, index) => volcanoLanding(ctx, volcanoes, index),
+    afterPlace: (ctx, index) => volcanoLanding(ctx, symbolOfKind(ctx.rules, ctx.state.tiles[index]!.kind) === 'volcano', index),
     turnStart: fairyTurnPoint,
     claimsAction(rules, state) {
-      const symbol = placedSymbol(state);
+      const symbol = placedSymbol(rules, state);
       if (symbol === 'volcano') return VOLCANO_CLAIM;
       return symbol === 'princess' && forcedPrincess(rules, state) ? PRINCESS_CLAIM : null;
     },
     deployMoves,
-    afterAction: (ctx) => startFlight(ctx, dragons),
+    afterAction: (ctx) => startFlight(ctx, placedSymbol(ctx.rules, ctx.state) === 'dragon'),
     beforeScoring: (ctx, root) => fairyScoring(ctx, root),
     finalScoring: fairyFinal,
     stepMoves: dragonMoves,

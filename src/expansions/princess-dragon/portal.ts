@@ -30,7 +30,7 @@ export interface PortalTarget {
  */
 export function portalProblem(rules: Ruleset, state: Immutable<GameView>, tile: number, local: number): 'kind' | 'completed' | 'occupied' | null {
   const placed = state.tiles[tile]!;
-  return problemOf(rules, state, rules.tileById.get(placed.id)!, placed.node, local);
+  return problemOf(rules, state, rules.tiles[placed.kind]!, placed.node, local);
 }
 
 /** {@link portalProblem} for local feature `local` of a tile of kind `def` whose first segment is `node`. */
@@ -67,7 +67,7 @@ function forEachTarget(rules: Ruleset, state: Immutable<GameView>, visit: (x: nu
   order.sort();
   for (let i = 0; i < last; i++) {
     const placed = state.tiles[order[i]! % INDEX_SPAN]!;
-    const def = rules.tileById.get(placed.id)!;
+    const def = rules.tiles[placed.kind]!;
     const feats = def.def.features;
     for (let f = 0; f < feats.length; f++) if (problemOf(rules, state, def, placed.node, f) === null) visit(placed.x, placed.y, feats[f]!.id);
   }
@@ -87,7 +87,7 @@ export function playPortal(ctx: HookContext, player: number, tile: number, local
   state.supply[player]!--;
   placeFollower(state, player, tile, local);
   const placed = state.tiles[tile]!;
-  const feature = rules.tileById.get(placed.id)!.def.features[local]!.id;
+  const feature = rules.tiles[placed.kind]!.def.features[local]!.id;
   if (emit !== null) {
     emit({ type: 'follower-deployed', player, at: { kind: rules.kindNames[state.features.kind[placed.node + local]!]!, x: placed.x, y: placed.y, feature } });
   }

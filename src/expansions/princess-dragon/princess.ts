@@ -36,7 +36,7 @@ export function princessKnights(rules: Ruleset, state: Immutable<GameView>, prin
   const placed = placedThisTurn(state);
   if (placed === null || !Object.hasOwn(princesses, placed.id)) return [];
   const tile = state.tiles[placed.index]!;
-  const local = rules.tileById.get(tile.id)!.localIndex[princesses[placed.id]!]!;
+  const local = rules.tiles[tile.kind]!.localIndex[princesses[placed.id]!]!;
   const g = state.features;
   const root = findRoot(g.parent, tile.node + local);
   if (g.followers[root] === 0) return [];
@@ -44,7 +44,7 @@ export function princessKnights(rules: Ruleset, state: Immutable<GameView>, prin
   for (const f of state.followers) {
     const t = state.tiles[f.tile]!;
     if (findRoot(g.parent, t.node + f.local) !== root) continue;
-    const feature = rules.tileById.get(t.id)!.def.features[f.local]!.id;
+    const feature = rules.tiles[t.kind]!.def.features[f.local]!.id;
     if (found.some((k) => k.knight.x === t.x && k.knight.y === t.y && k.local === f.local && k.knight.owner === f.player)) continue;
     found.push({ key: cellKey(t.x, t.y), local: f.local, knight: { x: t.x, y: t.y, feature, owner: f.player } });
   }

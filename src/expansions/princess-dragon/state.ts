@@ -42,10 +42,10 @@ export function tileIndexAt(state: Immutable<GameView>, x: unknown, y: unknown):
 }
 
 /** The tile placed this turn by the active player, or null (the start tiles, or no tile yet). */
-export function placedThisTurn(state: Immutable<GameView>): { readonly index: number; readonly id: string } | null {
+export function placedThisTurn(state: Immutable<GameView>): { readonly index: number; readonly id: string; readonly kind: number } | null {
   const index = state.tiles.length - 1;
   const t = state.tiles[index];
-  return t === undefined || t.player < 0 ? null : { index, id: t.id };
+  return t === undefined || t.player < 0 ? null : { index, id: t.id, kind: t.kind };
 }
 
 /** Whether `cell` is the same cell as `x, y`. */
@@ -55,7 +55,7 @@ export function sameCell(cell: Immutable<Cell> | null, x: number, y: number): bo
 
 /** The local feature index of feature id `feature` on the tile with index `tile`, or -1. */
 export function localOf(rules: Ruleset, state: Immutable<GameView>, tile: number, feature: unknown): number {
-  const def = rules.tileById.get(state.tiles[tile]!.id)!;
+  const def = rules.tiles[state.tiles[tile]!.kind]!;
   return typeof feature === 'string' && Object.hasOwn(def.localIndex, feature) ? def.localIndex[feature]! : -1;
 }
 

@@ -57,6 +57,17 @@ export const PORTAL_TILES: readonly string[] = ['PD-18', 'PD-19', 'PD-20', 'PD-2
 /** The princess tiles, each with the local id of the city the princess is in. */
 export const PRINCESS_TILES: Readonly<Record<string, string>> = { 'PD-24': 'c1', 'PD-25': 'c1', 'PD-26': 'c1', 'PD-27': 'c1', 'PD-28': 'c1', 'PD-29': 'c1' };
 
+/** The symbol a tile of the expansion shows (one at most). */
+export type TileSymbol = 'volcano' | 'dragon' | 'portal' | 'princess';
+
+/** The symbol of each tile kind id that shows one. */
+export const TILE_SYMBOLS: ReadonlyMap<string, TileSymbol> = new Map<string, TileSymbol>([
+  ...VOLCANO_TILES.map((id): [string, TileSymbol] => [id, 'volcano']),
+  ...DRAGON_TILES.map((id): [string, TileSymbol] => [id, 'dragon']),
+  ...PORTAL_TILES.map((id): [string, TileSymbol] => [id, 'portal']),
+  ...Object.keys(PRINCESS_TILES).map((id): [string, TileSymbol] => [id, 'princess']),
+]);
+
 /** The tile definitions of {@link PRINCESS_DRAGON_TILES}. */
 export function princessDragonTileDefs(): TileDef[] {
   return PRINCESS_DRAGON_TILES.map(([id, count, spec]) => parseTileSpec(id, count, spec, CLASSIC_KINDS));

@@ -335,9 +335,9 @@ export function river(options?: RiverOptions): Expansion {
 
   function afterPlace(ctx: HookContext, index: number): void {
     const placed = ctx.state.tiles[index]!;
-    if (!roles.has(placed.id)) return;
+    if (groupsOf(ctx.rules).isRiver[placed.kind] !== 1) return;
     const slice = sliceOf<RiverState>(ctx.state, RIVER);
-    const tile = ctx.rules.tileById.get(placed.id)!;
+    const tile = ctx.rules.tiles[placed.kind]!;
     // The spring (laid at set-up) continues no end; every other river tile takes the one it meets.
     let branch = endAt(slice, placed.x, placed.y);
     let flow = -1;

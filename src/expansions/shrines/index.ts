@@ -125,7 +125,7 @@ function around(rules: Ruleset, s: Immutable<GameView>, key: number, role: Role)
     const t = tileAt(s, k);
     if (t < 0) continue;
     const placed = s.tiles[t]!;
-    const tile = rules.tileById.get(placed.id)!;
+    const tile = rules.tiles[placed.kind]!;
     if (roleOfTile(rules, tile) !== role) continue;
     out.push({ root: findRoot(s.features.parent, placed.node + tile.areaFeature), key: k });
   }
@@ -144,7 +144,7 @@ function loneNeighbour(rules: Ruleset, s: Immutable<GameView>, key: number, role
   for (let i = 0; i < 8; i++) {
     const k = key + AROUND_DELTA[i]!;
     const t = tileAt(s, k);
-    if (t < 0 || roleOfTile(rules, rules.tileById.get(s.tiles[t]!.id)!) !== role) continue;
+    if (t < 0 || roleOfTile(rules, rules.tiles[s.tiles[t]!.kind]!) !== role) continue;
     if (found !== NO_NEIGHBOUR) return SEVERAL;
     found = k;
   }

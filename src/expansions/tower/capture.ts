@@ -78,7 +78,7 @@ export function captureTargets(rules: Ruleset, state: Immutable<GameView>, x: nu
     }
     if (found !== null) {
       found.sort((a, b) => a - b);
-      const feats = rules.tileById.get(placed.id)!.def.features;
+      const feats = rules.tiles[placed.kind]!.def.features;
       for (let i = 0; i < found.length; i++) {
         if (i > 0 && found[i] === found[i - 1]) continue;
         const owner = found[i]! % OWNER_SPAN;
@@ -161,7 +161,7 @@ export function playCapture(ctx: HookContext, captor: number, target: CaptureTar
     for (const tower of slice.towers) if (tower.x === target.x && tower.y === target.y) tower.top = -1;
   } else {
     const t = tileAt(state, cellKey(target.x, target.y));
-    const local = rules.tileById.get(state.tiles[t]!.id)!.localIndex[target.feature]!;
+    const local = rules.tiles[state.tiles[t]!.kind]!.localIndex[target.feature]!;
     const fs = state.followers;
     let i = 0;
     while (!(fs[i]!.tile === t && fs[i]!.local === local && fs[i]!.player === target.owner)) i++;

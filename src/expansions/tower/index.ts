@@ -157,9 +157,21 @@ export function tower(options?: TowerOptions): Expansion {
   const foundations = new Set(TOWER_TILES.map(([id]) => id));
   const total = tiles.reduce((n, t) => n + t.count, 0);
 
+  // Which tile kinds are foundations, by index in the catalogue of the ruleset asked last (a module
+  // object may serve several rulesets): asked for every tile laid.
+  let forRules: Ruleset | null = null;
+  let foundationKinds = new Uint8Array(0);
+  const isFoundation = (rules: Ruleset, kind: number): boolean => {
+    if (rules !== forRules) {
+      forRules = rules;
+      foundationKinds = Uint8Array.from(rules.tiles, (t) => (foundations.has(t.def.id) ? 1 : 0));
+    }
+    return foundationKinds[kind] === 1;
+  };
+
   function afterPlace(ctx: HookContext, index: number): void {
     const placed = ctx.state.tiles[index]!;
-    if (!foundations.has(placed.id)) return;
+    if (!isFoundation(ctx.rules, placed.kind)) return;
     // Kept in canonical order (by cell), so that moves list them without sorting.
     const towers = towerSlice(ctx.state).towers;
     const key = cellKey(placed.x, placed.y);
