@@ -27,7 +27,10 @@
  * @module meeplekit/expansions/king-robber
  */
 import { emitExpansionEvent, sliceOf, type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
-import { award, completeRoots } from '../../core/engine/scoring.js';
+import { award } from '../../core/engine/scoring.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import type { GameView } from '../../core/state.js';
+import type { Immutable } from '../../core/types.js';
 import { parseTileSpec } from '../../core/tiles.js';
 import { CLASSIC_KINDS } from '../../games/classic/index.js';
 import { kingRobberScoreBounds } from './bounds.js';
@@ -86,14 +89,28 @@ function handOver(ctx: HookContext, completed: readonly CompletedFeature[]): voi
 
 function finalScoring(ctx: HookContext): void {
   const slice = sliceOf<KingRobberState>(ctx.state, KING_ROBBER);
-  if (slice.king >= 0) {
-    const cities = completeRoots(ctx.rules, ctx.state, 'city').length;
-    if (cities > 0) award(ctx, slice.king, cities, 'king-robber/king', null);
+  if (slice.king < 0 && slice.robber < 0) return;
+  const { cities, roads } = completedCitiesAndRoads(ctx.rules, ctx.state);
+  if (slice.king >= 0 && cities > 0) award(ctx, slice.king, cities, 'king-robber/king', null);
+  if (slice.robber >= 0 && roads > 0) award(ctx, slice.robber, roads, 'king-robber/robber', null);
+}
+
+/**
+ * How many complete features on the board score as cities and as roads: what
+ * `completeRoots(rules, state, 'city').length` and `completeRoots(rules, state, 'road').length`
+ * count, in one pass over the feature graph instead of two.
+ */
+function completedCitiesAndRoads(rules: Ruleset, s: Immutable<GameView>): { cities: number; roads: number } {
+  const g = s.features;
+  let cities = 0;
+  let roads = 0;
+  for (let i = 0; i < g.parent.length; i++) {
+    if (g.parent[i] !== i || g.open[i] !== 0) continue;
+    const scoring = rules.kindScoring[g.kind[i]!];
+    if (scoring === 'city') cities++;
+    else if (scoring === 'road') roads++;
   }
-  if (slice.robber >= 0) {
-    const roads = completeRoots(ctx.rules, ctx.state, 'road').length;
-    if (roads > 0) award(ctx, slice.robber, roads, 'king-robber/robber', null);
-  }
+  return { cities, roads };
 }
 
 /**
