@@ -147,7 +147,11 @@ export function count(options?: CountOptions): Expansion {
    * výkupného"), and The Tower offers no ransom while the scoring is under way.
    */
   function afterAction(ctx: HookContext): void {
-    sliceOfState(ctx.state).scoresBefore = [...ctx.state.scores];
+    // Copied into the slice's own array (the state is the hook's private copy): one allocation
+    // fewer every turn.
+    const before = sliceOfState(ctx.state).scoresBefore;
+    const scores = ctx.state.scores;
+    for (let p = 0; p < scores.length; p++) before[p] = scores[p]!;
   }
 
   function beforeScoring(ctx: HookContext, root: number): 'wait' | void {
