@@ -66,7 +66,7 @@ import { fairyFinal, fairyMoves, fairyScoring, fairyTurnPoint, playFairy } from 
 import { pdObservation } from './observation.js';
 import { princessDragonScoreBounds } from './bounds.js';
 import { playPortal, portalMoves } from './portal.js';
-import { playPrincess, princessKnights, princessMoves } from './princess.js';
+import { playPrincess, princessHasKnights, princessKnights, princessMoves } from './princess.js';
 import { localOf, placedThisTurn, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
 import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, princessDragonTileDefs, TILE_SYMBOLS, VOLCANO_TILES, type TileSymbol } from './tiles.js';
 
@@ -182,7 +182,7 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
   };
 
   const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean =>
-    princessRule === 'forced' && placedSymbol(rules, state) === 'princess' && princessKnights(rules, state, PRINCESS_TILES).length > 0;
+    princessRule === 'forced' && placedSymbol(rules, state) === 'princess' && princessHasKnights(rules, state, PRINCESS_TILES);
 
   /** The module's moves at the deploy step: the princess's alone when forced; else the portal's, the fairy's, then (optional rule) the princess's. */
   function deployMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {

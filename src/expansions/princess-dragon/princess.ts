@@ -33,13 +33,9 @@ export interface Knight {
  * city holds none.
  */
 export function princessKnights(rules: Ruleset, state: Immutable<GameView>, princesses: Readonly<Record<string, string>>): Knight[] {
-  const placed = placedThisTurn(state);
-  if (placed === null || !Object.hasOwn(princesses, placed.id)) return [];
-  const tile = state.tiles[placed.index]!;
-  const local = rules.tiles[tile.kind]!.localIndex[princesses[placed.id]!]!;
+  const root = princessCity(rules, state, princesses);
   const g = state.features;
-  const root = findRoot(g.parent, tile.node + local);
-  if (g.followers[root] === 0) return [];
+  if (root < 0 || g.followers[root] === 0) return [];
   const found: { key: number; local: number; knight: Knight }[] = [];
   for (const f of state.followers) {
     const t = state.tiles[f.tile]!;
@@ -50,6 +46,27 @@ export function princessKnights(rules: Ruleset, state: Immutable<GameView>, prin
   }
   found.sort((a, b) => a.key - b.key || a.local - b.local || a.knight.owner - b.knight.owner);
   return found.map((k) => k.knight);
+}
+
+/**
+ * Whether the city of the princess laid this turn holds a knight (`princessKnights(...).length > 0`
+ * without listing them): asked by every claim on the turn's action, several times a turn.
+ */
+export function princessHasKnights(rules: Ruleset, state: Immutable<GameView>, princesses: Readonly<Record<string, string>>): boolean {
+  const root = princessCity(rules, state, princesses);
+  const g = state.features;
+  if (root < 0 || g.followers[root] === 0) return false;
+  for (const f of state.followers) if (findRoot(g.parent, state.tiles[f.tile]!.node + f.local) === root) return true;
+  return false;
+}
+
+/** The root segment of the princess's city on the tile laid this turn, or -1 when no princess tile was laid this turn. */
+function princessCity(rules: Ruleset, state: Immutable<GameView>, princesses: Readonly<Record<string, string>>): number {
+  const placed = placedThisTurn(state);
+  if (placed === null || !Object.hasOwn(princesses, placed.id)) return -1;
+  const tile = state.tiles[placed.index]!;
+  const local = rules.tiles[tile.kind]!.localIndex[princesses[placed.id]!]!;
+  return findRoot(state.features.parent, tile.node + local);
 }
 
 /** The princess's moves: one per knight. */
