@@ -21,9 +21,15 @@ export interface Scratch {
   discarded: number[];
 }
 
+/**
+ * A buffer of no entries: scratch buffers start as this and are replaced by one of the size needed
+ * on first use (nothing can be written to it), so that a clone allocates none. @internal
+ */
+export const NO_BUFFER = new Int32Array(0);
+
 /** Fresh scratch space. @internal */
 export function newScratch(): Scratch {
-  return { placements: new Int32Array(256), discarded: [] };
+  return { placements: NO_BUFFER, discarded: [] };
 }
 
 /** The codec block of a module move's type, or null. */

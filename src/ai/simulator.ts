@@ -12,7 +12,7 @@ import { keyX, keyY, type GameState, type GameView, type Move } from '../core/st
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
 import { playMove } from '../core/engine/play.js';
-import { actionToString as actionString, capacity, combinedPlacements, encodeSplit, newScratch, playAction, writeLegal, type Scratch } from './actions.js';
+import { actionToString as actionString, capacity, combinedPlacements, encodeSplit, newScratch, NO_BUFFER, playAction, writeLegal, type Scratch } from './actions.js';
 import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExplicit, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
@@ -137,7 +137,7 @@ class Research implements ResearchSimulator {
   readonly #layout: ActionLayout;
   #s: GameState;
   #scratch: Scratch = newScratch();
-  #legal = new Int32Array(256);
+  #legal = NO_BUFFER;
   #weights: number[] = [];
   #prev: Pick<GameView, 'ruleset' | 'scores' | 'step'>;
 
@@ -224,6 +224,8 @@ class Research implements ResearchSimulator {
       while (r >= bag[k]!) r -= bag[k++]!;
       return k;
     }
+    const most = maxChanceOutcomes(this.rules);
+    if (this.#legal.length < most) this.#legal = new Int32Array(Math.max(256, most));
     const ids = this.#legal;
     const weights = this.#weights;
     const n = writeDrawable(this.rules, s, ids, weights);

@@ -80,24 +80,17 @@ export function frontierIndex(state: Immutable<GameView>, key: number): number {
   return v <= -2 ? -2 - v : -1;
 }
 
-/**
- * Length of the cell table of a new game: slots for every tile of the ruleset (start tiles
- * included) at most half full, two numbers a slot. The frontier shares the table, which grows when
- * it would be more than half full. @internal
- */
-export function cellTableSize(rules: BoardRules & { readonly start: readonly unknown[] }): number {
-  let tiles = rules.start.length;
-  for (let i = 0; i < rules.tiles.length; i++) tiles += rules.tiles[i]!.def.count;
-  let size = 16;
-  while (size < 2 * tiles) size *= 2;
-  return 2 * size;
+/** The cell table of a new game: 16 empty slots, two numbers a slot (it grows as the board does). @internal */
+export function emptyCellTable(): number[] {
+  return new Array<number>(2 * 16).fill(EMPTY_SLOT);
 }
 
 /**
  * Makes room in the state's cell table for `more` new cells: open addressing with linear probing
  * over a power-of-two table kept at most half full (doubled, every entry put again in slot order,
- * when it would be fuller). A lookup is one or two probes; placed tiles and frontier cells share
- * the table, so a tile's neighbours are found, and the frontier kept, with one probe each.
+ * when it would be fuller: a copy of the state copies only what the board needs). A lookup is one
+ * or two probes; placed tiles and frontier cells share the table, so a tile's neighbours are
+ * found, and the frontier kept, with one probe each.
  */
 function makeRoom(s: GameState, more: number): void {
   const old = s.cells;

@@ -3,7 +3,7 @@
  * `applyMove` runs it inside immer; the Simulator runs it on its own plain copy. The move is
  * assumed legal: callers validate first (see legal.ts).
  */
-import { canPlaceAnywhere, cellTableSize, layTile } from '../board.js';
+import { canPlaceAnywhere, emptyCellTable, layTile } from '../board.js';
 import type { Emit } from '../events.js';
 import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
@@ -113,8 +113,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     scores: new Array<number>(players).fill(0),
     supply: new Array<number>(players).fill(rules.followers),
     tiles: [],
-    // The cell table sized for every tile of the game (board.ts grows it when the frontier needs more).
-    cells: new Array<number>(cellTableSize(rules)).fill(-1),
+    cells: emptyCellTable(),
     frontier: [],
     demand: [],
     features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], size: [], twins: [] },

@@ -65,10 +65,10 @@ export function reconcile(draft: Record<string, unknown>, base: Record<string, u
     const n = next[key];
     if (b === n) continue;
     if (Array.isArray(b) && Array.isArray(n)) {
-      // Short arrays are compared so that unchanged ones stay shared; long ones (the feature
-      // graph, the frontier) change on nearly every move, and comparing them element by element
-      // cost more than the rules themselves: they are adopted as they are.
-      if (n.length > 32 || !sameArray(b, n)) draft[key] = freezeArray(n, b);
+      // Unchanged arrays stay shared with the base. Comparing the long ones (the feature graph,
+      // the cell table) costs about what freezing them would, so it is free in time and keeps
+      // the board shared across moves that do not lay a tile (docs/benchmarks.md, bytes kept).
+      if (!sameArray(b, n)) draft[key] = freezeArray(n, b);
     } else if (isPlainRecord(b) && isPlainRecord(n) && sameKeys(b, n)) {
       reconcile(draft[key] as Record<string, unknown>, b, n);
     } else {
