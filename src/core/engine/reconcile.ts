@@ -11,9 +11,12 @@
  * parts already frozen (shared with the base): immer's own finalizer would otherwise visit every
  * element of every adopted array, which cost ten times the rules themselves.
  *
- * Arrays are never drafted: a changed array is adopted whole from the successor (its element
- * records are still the base's, shared). Drafting one would make immer copy the frozen base
- * array with `slice()`, which V8 runs about a hundred times slower on frozen arrays than spread.
+ * Only the root is drafted. A changed array is adopted whole from the successor (its element
+ * records are still the base's, shared): drafting one would make immer copy the frozen base array
+ * with `slice()`, which V8 runs about a hundred times slower on frozen arrays than spread. A
+ * changed record (the feature graph, an expansion slice) is the successor's, with its unchanged
+ * parts swapped back to the base's: drafting it cost a proxy, a copy and a finalizing walk, and
+ * applyMove took 0.86 times the time without (docs/benchmarks.md).
  */
 
 function isPlainRecord(v: unknown): v is Record<string, unknown> {
@@ -56,25 +59,44 @@ function freezeArray(v: unknown[], base: readonly unknown[]): unknown[] {
 
 /**
  * Makes `draft` (a draft of `base`) equal to `next`, where `next` is a copy of `base` changed by
- * the rules (reference-equal parts are skipped; objects with the same keys are recursed into;
- * anything else that differs is adopted from `next`). @internal
+ * the rules: only the root is drafted, and each changed field is set once, to the successor's
+ * value with every unchanged part swapped back to the base's (see {@link shareUnchanged}).
+ * Drafting nested records too (the feature graph, expansion slices) gave each a proxy, a copy and
+ * a finalizing walk for what is a plain field-by-field merge. @internal
  */
 export function reconcile(draft: Record<string, unknown>, base: Record<string, unknown>, next: Record<string, unknown>): void {
   for (const key in next) {
     const b = base[key];
     const n = next[key];
     if (b === n) continue;
-    if (Array.isArray(b) && Array.isArray(n)) {
-      // Unchanged arrays stay shared with the base. Comparing the long ones (the feature graph,
-      // the cell table) costs about what freezing them would, so it is free in time and keeps
-      // the board shared across moves that do not lay a tile (docs/benchmarks.md, bytes kept).
-      if (!sameArray(b, n)) draft[key] = freezeArray(n, b);
-    } else if (isPlainRecord(b) && isPlainRecord(n) && sameKeys(b, n)) {
-      reconcile(draft[key] as Record<string, unknown>, b, n);
-    } else {
-      draft[key] = deepFreeze(n);
-    }
+    const merged = shareUnchanged(b, n);
+    if (merged !== b) draft[key] = merged;
   }
+}
+
+/**
+ * `next` (a part of the successor, owned by the caller) with every part equal to `base`'s replaced
+ * by the base's, frozen; or `base` itself when nothing differs. Unchanged arrays stay shared:
+ * comparing even the long ones (the feature graph, the cell table) costs about what freezing them
+ * would, and it keeps the board shared across moves that lay no tile (docs/benchmarks.md, bytes
+ * kept). Records with the same keys are merged field by field (in place in `next` unless it is
+ * frozen); anything else that differs is adopted from `next`.
+ */
+function shareUnchanged(base: unknown, next: unknown): unknown {
+  if (base === next) return base;
+  if (Array.isArray(base) && Array.isArray(next)) return sameArray(base, next) ? base : freezeArray(next, base);
+  if (isPlainRecord(base) && isPlainRecord(next) && sameKeys(base, next)) {
+    // Merged in place, unless already frozen (applyMove deep-freezes expansion slices first).
+    const out = Object.isFrozen(next) ? { ...next } : next;
+    let changed = false;
+    for (const k in out) {
+      const v = shareUnchanged(base[k], out[k]);
+      if (v !== base[k]) changed = true;
+      out[k] = v;
+    }
+    return changed ? Object.freeze(out) : base;
+  }
+  return deepFreeze(next);
 }
 
 /** Freezes a value and everything under it that is not frozen yet; returns it. @internal */
