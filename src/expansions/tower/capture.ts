@@ -41,12 +41,7 @@ export interface CaptureTarget {
 export function reachOf(state: Immutable<GameView>, x: number, y: number, height: number): number[] {
   if (height <= 0) return [];
   const home = cellKey(x, y);
-  // How far the reach goes on each side (N, E, S, W) before an empty cell or the height stops it.
-  const far = [0, 0, 0, 0];
-  for (let side = 0; side < 4; side++) {
-    let k = home;
-    while (far[side]! < height && tileAt(state, (k += SIDE_DELTA[side]!)) >= 0) far[side]!++;
-  }
+  const far = reachSides(state, home, height);
   // Ascending keys without sorting: north (farthest first), west (farthest first), home, east, south.
   const out: number[] = [];
   for (let d = far[0]!; d >= 1; d--) out.push(home + d * SIDE_DELTA[0]!);
@@ -55,6 +50,19 @@ export function reachOf(state: Immutable<GameView>, x: number, y: number, height
   for (let d = 1; d <= far[1]!; d++) out.push(home + d * SIDE_DELTA[1]!);
   for (let d = 1; d <= far[2]!; d++) out.push(home + d * SIDE_DELTA[2]!);
   return out;
+}
+
+/**
+ * How far the reach of a tower of height `height` at cell `home` goes on each side (N, E, S, W):
+ * up to `height` cells, stopping before the first empty cell.
+ */
+function reachSides(state: Immutable<GameView>, home: number, height: number): number[] {
+  const far = [0, 0, 0, 0];
+  for (let side = 0; side < 4; side++) {
+    let k = home;
+    while (far[side]! < height && tileAt(state, (k += SIDE_DELTA[side]!)) >= 0) far[side]!++;
+  }
+  return far;
 }
 
 /**
@@ -101,27 +109,22 @@ const OWNER_SPAN = 64;
  * piece added).
  */
 export function canCapture(state: Immutable<GameView>, x: number, y: number, height: number, captor: number): boolean {
-  const fs = state.followers;
-  const slice = towerSlice(state);
-  const home = cellKey(x, y);
-  const inReach = (k: number): boolean => {
-    const t = tileAt(state, k);
-    if (t < 0) return false;
-    for (let i = 0; i < fs.length; i++) if (fs[i]!.tile === t && fs[i]!.player !== captor) return true;
-    const placed = state.tiles[t]!;
-    for (const tower of slice.towers) if (tower.top >= 0 && tower.top !== captor && tower.x === placed.x && tower.y === placed.y) return true;
-    return false;
-  };
   if (height <= 0) return false;
-  if (inReach(home)) return true;
-  for (let side = 0; side < 4; side++) {
-    let k = home;
-    for (let d = 1; d <= height; d++) {
-      k += SIDE_DELTA[side]!;
-      if (tileAt(state, k) < 0) break;
-      if (inReach(k)) return true;
-    }
+  const far = reachSides(state, cellKey(x, y), height);
+  // Whether cell cx, cy is in reach: the tower's own, or on one of its four lines within `far`.
+  const inReach = (cx: number, cy: number): boolean => {
+    const dx = cx - x;
+    const dy = cy - y;
+    if (dx === 0) return dy === 0 || (dy < 0 ? -dy <= far[0]! : dy <= far[2]!);
+    return dy === 0 && (dx > 0 ? dx <= far[1]! : -dx <= far[3]!);
+  };
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    if (fs[i]!.player === captor) continue;
+    const t = state.tiles[fs[i]!.tile]!;
+    if (inReach(t.x, t.y)) return true;
   }
+  for (const tower of towerSlice(state).towers) if (tower.top >= 0 && tower.top !== captor && inReach(tower.x, tower.y)) return true;
   return false;
 }
 
