@@ -24,13 +24,31 @@ export const RANSOM = 3;
  * krajiny - např. ... zaplacení výkupného"); not after the last tile (the turns are over).
  */
 export function ransomBlocked(state: Immutable<GameView>, debt: boolean): string | null {
-  const slice = towerSlice(state);
   const player = state.active;
-  if (slice.ransomTurn === state.turn) return 'a ransom was already paid this turn (once per turn)';
-  if (!debt && state.scores[player]! < RANSOM) return `a ransom costs ${RANSOM} points and player ${player} has ${state.scores[player]}`;
+  switch (blocker(state, debt)) {
+    case 'paid':
+      return 'a ransom was already paid this turn (once per turn)';
+    case 'points':
+      return `a ransom costs ${RANSOM} points and player ${player} has ${state.scores[player]}`;
+    case 'scoring':
+      return 'not while the features the tile completed are being scored';
+    case 'final':
+      return 'the last turn is over';
+    case null:
+      return null;
+  }
+}
+
+/**
+ * What {@link ransomBlocked} refuses a ransom for, as a word: the moves ask it at every step of
+ * the turn, and need no message.
+ */
+function blocker(state: Immutable<GameView>, debt: boolean): 'paid' | 'points' | 'scoring' | 'final' | null {
+  if (towerSlice(state).ransomTurn === state.turn) return 'paid';
+  if (!debt && state.scores[state.active]! < RANSOM) return 'points';
   const phase = state.flow?.phase;
-  if (phase === 'score' || phase === 'after') return 'not while the features the tile completed are being scored';
-  if (phase === 'final') return 'the last turn is over';
+  if (phase === 'score' || phase === 'after') return 'scoring';
+  if (phase === 'final') return 'final';
   return null;
 }
 
@@ -39,12 +57,11 @@ export function ransomMoves(debt: boolean, _rules: Ruleset, state: Immutable<Gam
   const slice = towerSlice(state);
   const player = state.active;
   let held = false;
-  for (const row of slice.prisoners) if (row[player]! > 0) held = true;
-  if (!held || ransomBlocked(state, debt) !== null) return [];
+  for (let i = 0; i < slice.prisoners.length && !held; i++) held = slice.prisoners[i]![player]! > 0;
+  if (!held || blocker(state, debt) !== null) return [];
   const out: Move[] = [];
-  slice.prisoners.forEach((row, captor) => {
-    if (row[player]! > 0) out.push({ type: 'tower/ransom', player, captor });
-  });
+  const rows = slice.prisoners;
+  for (let captor = 0; captor < rows.length; captor++) if (rows[captor]![player]! > 0) out.push({ type: 'tower/ransom', player, captor });
   return out;
 }
 
