@@ -29,8 +29,8 @@
  * @module
  */
 export { parseTileSpec, oppositePort, rotatePort } from './core/tiles.js';
-export { findRoot, tileCount } from './core/features.js';
-export { tileAt } from './core/board.js';
+export { featureTiles, findRoot, segmentLocal, tileCount } from './core/features.js';
+export { frontierIndex, tileAt } from './core/board.js';
 export {
   featureRef,
   followersOn,

@@ -269,7 +269,7 @@ export function layTile(
   const kinds = tile.kinds;
   for (let f = 0; f < kinds.length; f++) {
     const k = kinds[f]!;
-    addSegment(g, k, index, f, tile.portCounts[f]!, tile.pennants[f]!, rules.tracksTiles[k]!, ((tile.twins >>> f) & 1) === 1);
+    addSegment(g, k, index, tile.portCounts[f]!, tile.pennants[f]!, rules.tracksTiles[k]!, ((tile.twins >>> f) & 1) === 1);
   }
 
   // Cloister-like features: tell the unfinished ones around us, and count our own surroundings.

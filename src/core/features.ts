@@ -3,7 +3,7 @@
  * the roots. Placing a tile adds one segment per local feature and unions across shared edges;
  * completion is read off a root's `open` count, never by rescanning the board.
  */
-import type { FeatureGraph } from './state.js';
+import type { FeatureGraph, PlacedTile } from './state.js';
 import type { Immutable } from './types.js';
 
 /** The shared, frozen empty twin list (immutable, so sharing it is safe). */
@@ -24,7 +24,6 @@ export function addSegment(
   g: FeatureGraph,
   kind: number,
   tile: number,
-  local: number,
   open: number,
   pennants: number,
   tracksTiles: boolean,
@@ -34,7 +33,6 @@ export function addSegment(
   g.parent.push(i);
   g.kind.push(kind);
   g.tile.push(tile);
-  g.local.push(local);
   g.open.push(open);
   g.pennants.push(pennants);
   g.followers.push(0);
@@ -78,6 +76,14 @@ export function unionFeatures(g: FeatureGraph, a: number, b: number): number {
     g.twins[rb] = NO_TILES;
   }
   return ra;
+}
+
+/**
+ * The local feature index of segment `seg` on its tile: a tile's segments are numbered from its
+ * `node`, in local feature order.
+ */
+export function segmentLocal(g: Immutable<FeatureGraph>, tiles: Immutable<readonly PlacedTile[]>, seg: number): number {
+  return seg - tiles[g.tile[seg]!]!.node;
 }
 
 /** Number of distinct tiles of feature `root` (0 for kinds that do not track tiles). */

@@ -37,8 +37,6 @@ export interface FeatureGraph {
   kind: number[];
   /** Tile index the segment lies on. */
   tile: number[];
-  /** Local feature index on that tile. */
-  local: number[];
   /** Open ports (port features) or empty surrounding cells (cloisters); 0 = complete. */
   open: number[];
   /** Pennants. */

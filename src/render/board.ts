@@ -32,7 +32,7 @@ function featureSegments(state: Immutable<GameView>, seg: number): { tile: numbe
   const g = state.features;
   const root = findRoot(g.parent, seg);
   const out: { tile: number; local: number }[] = [];
-  for (let i = 0; i < g.parent.length; i++) if (findRoot(g.parent, i) === root) out.push({ tile: g.tile[i]!, local: g.local[i]! });
+  for (let i = 0; i < g.parent.length; i++) if (findRoot(g.parent, i) === root) out.push({ tile: g.tile[i]!, local: i - state.tiles[g.tile[i]!]!.node });
   return out;
 }
 

@@ -206,7 +206,7 @@ export function castleFrame(rules: Ruleset, state: Immutable<GameView>, p: Palet
     const root = findRoot(state.features.parent, k.root);
     const t = state.tiles[state.features.tile[root]!];
     if (t === undefined) return;
-    const anchor = artOf(rules, t.id).features[state.features.local[root]!]!.anchor;
+    const anchor = artOf(rules, t.id).features[root - t.node]!.anchor;
     const q = rotatePoint(anchor, t.rotation);
     const at = { x: t.x * 100 + q.x + 14, y: t.y * 100 + q.y - 10 };
     const s = playerStyle(p, player);

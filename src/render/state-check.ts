@@ -46,9 +46,9 @@ export function checkState(rules: Ruleset, state: unknown): Result<true, MeepleE
     if (!isInt(f['local'], 0, tile.def.features.length - 1)) return malformed('a follower stands on a feature of its tile', `$.followers[${i}].local`);
   }
   const g = s['features'] as Record<string, unknown> | null;
-  if (typeof g !== 'object' || g === null || !Array.isArray(g['parent']) || !Array.isArray(g['tile']) || !Array.isArray(g['local'])) return malformed('features must be a feature graph', '$.features');
+  if (typeof g !== 'object' || g === null || !Array.isArray(g['parent']) || !Array.isArray(g['tile'])) return malformed('features must be a feature graph', '$.features');
   const parent = g['parent'] as unknown[];
-  if (!parent.every((v) => isInt(v, 0, parent.length - 1)) || (g['tile'] as unknown[]).length !== parent.length || (g['local'] as unknown[]).length !== parent.length) {
+  if (!parent.every((v) => isInt(v, 0, parent.length - 1)) || (g['tile'] as unknown[]).length !== parent.length) {
     return malformed('the feature graph is inconsistent', '$.features');
   }
   const step = s['step'] as Record<string, unknown> | null;

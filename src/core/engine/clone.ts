@@ -31,7 +31,6 @@ export function cloneState(s: Immutable<GameState>): GameState {
       parent: [...g.parent],
       kind: [...g.kind],
       tile: [...g.tile],
-      local: [...g.local],
       open: [...g.open],
       pennants: [...g.pennants],
       followers: [...g.followers],

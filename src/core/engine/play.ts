@@ -116,7 +116,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     cells: emptyCellTable(),
     frontier: [],
     demand: [],
-    features: { parent: [], kind: [], tile: [], local: [], open: [], pennants: [], followers: [], size: [], twins: [] },
+    features: { parent: [], kind: [], tile: [], open: [], pennants: [], followers: [], size: [], twins: [] },
     areas: [],
     followers: [],
     moves: [],

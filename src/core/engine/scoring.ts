@@ -5,7 +5,7 @@
 import type { FeatureRef, ScoreReason } from '../events.js';
 import type { ScoringContext } from '../game.js';
 import type { TileFollower } from '../expansion.js';
-import { findRoot } from '../features.js';
+import { findRoot, segmentLocal } from '../features.js';
 import type { Follower, GameState, GameView } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
 import type { Immutable } from '../types.js';
@@ -14,7 +14,7 @@ import type { Immutable } from '../types.js';
 export function featureRef(rules: Ruleset, s: Immutable<GameView>, root: number): FeatureRef {
   const g = s.features;
   const t = s.tiles[g.tile[root]!]!;
-  return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[t.kind]!.def.features[g.local[root]!]!.id };
+  return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[t.kind]!.def.features[root - t.node]!.id };
 }
 
 /** Followers per player standing on feature `root`. */
@@ -106,7 +106,7 @@ export function returnFollowers(ctx: ScoringContext, root: number): void {
  */
 export function addFollower(s: GameState, player: number, root: number): void {
   const g = s.features;
-  s.followers.push({ player, tile: g.tile[root]!, local: g.local[root]! });
+  s.followers.push({ player, tile: g.tile[root]!, local: segmentLocal(g, s.tiles, root) });
   g.followers[root]!++;
 }
 
