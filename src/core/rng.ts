@@ -37,38 +37,62 @@ export function seedRng(seed: string): RngState {
   return s;
 }
 
-/** Advances the generator in place and returns the next uint32. */
-export function nextUint32(s: RngState): number {
-  const s0 = s[0]! >>> 0;
-  const s1 = s[1]! >>> 0;
-  const s2 = s[2]! >>> 0;
-  const s3 = s[3]! >>> 0;
+/**
+ * One step of xoshiro128** on its four state words, held as their int32 bits (typed-array
+ * arithmetic stays in 32-bit integers, where words stored as uint32 numbers above 2^31 are
+ * doubles); returns the output as a uint32.
+ */
+function step(w: Int32Array): number {
+  const s0 = w[0]!;
+  const s1 = w[1]!;
   const m = Math.imul(s1, 5);
   const result = Math.imul((m << 7) | (m >>> 25), 9) >>> 0;
-  const t = (s1 << 9) >>> 0;
-  const n2 = (s2 ^ s0) >>> 0;
-  const n3 = (s3 ^ s1) >>> 0;
-  const n1 = (s1 ^ n2) >>> 0;
-  const n0 = (s0 ^ n3) >>> 0;
-  s[0] = n0;
-  s[1] = n1;
-  s[2] = (n2 ^ t) >>> 0;
-  s[3] = ((n3 << 11) | (n3 >>> 21)) >>> 0;
+  const n2 = w[2]! ^ s0;
+  const n3 = w[3]! ^ s1;
+  w[0] = s0 ^ n3;
+  w[1] = s1 ^ n2;
+  w[2] = n2 ^ (s1 << 9);
+  w[3] = (n3 << 11) | (n3 >>> 21);
   return result;
 }
 
-/** An unbiased integer in `[0, n)` (rejection sampling), advancing the generator in place. */
-export function randomBelow(s: RngState, n: number): number {
+/** An unbiased integer in `[0, n)` (rejection sampling) from generator words `w`, advanced in place. */
+function wordsBelow(w: Int32Array, n: number): number {
   if (n <= 1) return 0;
   // 2^32 - (2^32 mod n), without a floating-point remainder (2^32 is no small integer for V8):
   // the quotient is below 2^32, so its floor and the product are exact.
   const limit = Math.floor(4294967296 / n) * n;
   for (;;) {
-    const r = nextUint32(s);
+    const r = step(w);
     // r % n without a floating-point remainder (r is above 2^31 half the time, so not a small
     // integer for V8): the truncated quotient is exact for r < 2^32, and so is the product.
     if (r < limit) return r - ((r / n) >>> 0) * n;
   }
+}
+
+/** Advances the generator in place and returns the next uint32. */
+export function nextUint32(s: RngState): number {
+  const w = Int32Array.of(s[0]!, s[1]!, s[2]!, s[3]!);
+  const r = step(w);
+  storeWords(s, w);
+  return r;
+}
+
+/** An unbiased integer in `[0, n)` (rejection sampling), advancing the generator in place. */
+export function randomBelow(s: RngState, n: number): number {
+  if (n <= 1) return 0;
+  const w = Int32Array.of(s[0]!, s[1]!, s[2]!, s[3]!);
+  const r = wordsBelow(w, n);
+  storeWords(s, w);
+  return r;
+}
+
+/** Writes generator words back into a state's uint32 list. */
+function storeWords(s: RngState, w: Int32Array): void {
+  s[0] = w[0]! >>> 0;
+  s[1] = w[1]! >>> 0;
+  s[2] = w[2]! >>> 0;
+  s[3] = w[3]! >>> 0;
 }
 
 /**
@@ -94,11 +118,11 @@ export type RandomSource = (n: number) => number;
  */
 export function createRandomSource(seed: string): RandomSource {
   if (typeof seed !== 'string') throw new TypeError(`createRandomSource: the seed must be a string, got ${typeof seed}`);
-  const s = seedRng(seed);
+  const s = Int32Array.from(seedRng(seed));
   return (n) => {
     // An integer bound from 1 to 2^32: anything else has no uniform answer (NaN would never end
     // the rejection loop, a fraction would give fractions).
     if (!Number.isInteger(n) || n < 1 || n > 4294967296) throw new RangeError(`a random source draws below a whole number from 1 to 2^32, got ${String(n)}`);
-    return randomBelow(s, n);
+    return wordsBelow(s, n);
   };
 }
