@@ -28,6 +28,7 @@ import {
 import { applyAction, isChanceNode, moveToAction } from '../src/ai/index.js';
 import { canon, must, nowhere, refusal } from './helpers.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
+import { nextUint32, randomBelow, seedRng } from '../src/core/rng.js';
 
 const classic = must(createRuleset({ game: 'classic' }));
 
@@ -36,6 +37,19 @@ function apply(rules: Ruleset, s: GameState, m: Move): GameState {
 }
 
 describe('seeds', () => {
+  test('the generator\'s numbers are pinned: every seeded game depends on them (known answers of the code before the Int32Array rewrite)', () => {
+    const source = createRandomSource('x');
+    let h = 0;
+    for (let i = 1; i < 200_000; i++) h = (h * 31 + source((i % 97) + 1)) | 0;
+    expect(h).toBe(318033080);
+    const words = seedRng('y');
+    h = 0;
+    for (let i = 1; i < 100_000; i++) h = (h * 31 + randomBelow(words, (i % 97) + 1) + (i % 7 === 0 ? nextUint32(words) : 0)) | 0;
+    expect(h).toBe(-1708230406);
+    // The state keeps the words as uint32 (JSON), not as their int32 bits.
+    expect(words).toEqual([3581700547, 3911533565, 1591676457, 3877464529]);
+  });
+
   afterEach(() => vi.restoreAllMocks());
 
   test('no seed: a fresh 128-bit seed from crypto.getRandomValues, 32 hex digits, recorded in the state', () => {
