@@ -70,21 +70,19 @@ function wordsBelow(w: Int32Array, n: number): number {
   }
 }
 
-/** Advances the generator in place and returns the next uint32. */
-export function nextUint32(s: RngState): number {
-  const w = Int32Array.of(s[0]!, s[1]!, s[2]!, s[3]!);
-  const r = step(w);
-  storeWords(s, w);
-  return r;
-}
+/**
+ * Where a state's words are stepped: loaded, stepped and stored back within one call, so nothing
+ * in it outlives the call (it carries no state between calls; it only spares an allocation).
+ */
+const WORDS = new Int32Array(4);
 
-/** An unbiased integer in `[0, n)` (rejection sampling), advancing the generator in place. */
-export function randomBelow(s: RngState, n: number): number {
-  if (n <= 1) return 0;
-  const w = Int32Array.of(s[0]!, s[1]!, s[2]!, s[3]!);
-  const r = wordsBelow(w, n);
-  storeWords(s, w);
-  return r;
+/** Loads a state's uint32 words into {@link WORDS}. */
+function loadWords(s: RngState): Int32Array {
+  WORDS[0] = s[0]!;
+  WORDS[1] = s[1]!;
+  WORDS[2] = s[2]!;
+  WORDS[3] = s[3]!;
+  return WORDS;
 }
 
 /** Writes generator words back into a state's uint32 list. */
@@ -93,6 +91,23 @@ function storeWords(s: RngState, w: Int32Array): void {
   s[1] = w[1]! >>> 0;
   s[2] = w[2]! >>> 0;
   s[3] = w[3]! >>> 0;
+}
+
+/** Advances the generator in place and returns the next uint32. */
+export function nextUint32(s: RngState): number {
+  const w = loadWords(s);
+  const r = step(w);
+  storeWords(s, w);
+  return r;
+}
+
+/** An unbiased integer in `[0, n)` (rejection sampling), advancing the generator in place. */
+export function randomBelow(s: RngState, n: number): number {
+  if (n <= 1) return 0;
+  const w = loadWords(s);
+  const r = wordsBelow(w, n);
+  storeWords(s, w);
+  return r;
 }
 
 /**
