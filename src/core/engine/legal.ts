@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { collectPlacements, fits, frontierIndex, placements, tileAt } from '../board.js';
+import { collectPlacements, fits, frontierIndex, placementFilter, placements, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -155,29 +155,46 @@ export function randomPlacement(rules: Ruleset, s: Immutable<GameView>, tile: st
 const SAMPLE_TRIES = 24;
 
 /**
- * A placement of the tile drawn uniformly from the legal ones, as `key * 4 + rotation`, for
- * playouts: by rejection (a frontier cell and a rotation drawn at random, kept if the tile fits
- * there), which needs a few draws where listing every placement walks the whole frontier; after
- * {@link SAMPLE_TRIES} misses, or when modules filter placements, from the list. Each try is
- * uniform over the (cell, rotation) pairs and keeps only legal ones, and the list is uniform too,
- * so the result is uniform over the legal placements; but for a given random stream it is not
- * `placements[random(n)]` (the moves of `playRandom`): playouts document it. @internal
+ * A move of a place-tile step drawn uniformly from the legal ones, for playouts: a placement of
+ * the tile as `key * 4 + rotation` (>= 0), or `-1 - i` for the i-th of the `turn` moves offered
+ * at any step of the turn (`turnMoves`: the Tower's ransom; usually none). By rejection: a
+ * candidate is drawn among the frontier's (cell, rotation) pairs and the turn moves, and kept if it
+ * is a turn move, or if the tile fits there and the modules' placement rules allow it. That needs
+ * a few draws where listing every placement walks the whole frontier and asks the rules about
+ * every fit; after {@link SAMPLE_TRIES} misses, the list is built ({@link randomPlaceStep}). Each
+ * try is uniform over the candidates and keeps only legal moves, and the list is uniform too, so
+ * the result is uniform over the legal moves; but for a given random stream it is not
+ * `legalMoves()[random(n)]` (the moves of `playRandom`): playouts document it. @internal
+ */
+export function samplePlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTile, turn: readonly Move[], buf: Int32Array, random: (n: number) => number): number {
+  const frontier = s.frontier;
+  const demand = s.demand;
+  const sig = tile.signature;
+  const placeable = 4 * frontier.length;
+  // The modules' placement rules are asked only about candidates whose edges fit.
+  const allowed = placementFilter(rules, s, tile);
+  const candidates = placeable + turn.length;
+  for (let t = 0; t < SAMPLE_TRIES && candidates > 0; t++) {
+    const c = random(candidates);
+    if (c >= placeable) return -1 - (c - placeable);
+    const d = demand[c >>> 2]!;
+    if ((sig[c & 3]! & (d >>> 12)) !== (d & 0xfff)) continue;
+    const key = frontier[c >>> 2]!;
+    if (allowed === null || allowed(key, c & 3)) return key * 4 + (c & 3);
+  }
+  return randomPlaceStep(rules, s, tile.def.id, turn, buf, random);
+}
+
+/**
+ * A placement of the tile drawn uniformly from the legal ones, as `key * 4 + rotation`: what
+ * {@link samplePlaceStep} draws when no move of the whole turn is offered. @internal
  */
 export function samplePlacement(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTile, buf: Int32Array, random: (n: number) => number): number {
-  const frontier = s.frontier;
-  if (rules.hooks.placementByTile[tile.index]!.length === 0 && frontier.length > 0) {
-    const demand = s.demand;
-    const sig = tile.signature;
-    const candidates = 4 * frontier.length;
-    for (let t = 0; t < SAMPLE_TRIES; t++) {
-      const c = random(candidates);
-      const d = demand[c >>> 2]!;
-      if ((sig[c & 3]! & (d >>> 12)) === (d & 0xfff)) return frontier[c >>> 2]! * 4 + (c & 3);
-    }
-  }
-  const n = collectPlacements(rules, s, tile, buf);
-  return buf[random(n)]!;
+  return samplePlaceStep(rules, s, tile, NO_TURN_MOVES, buf, random);
 }
+
+/** No moves of the whole turn. */
+const NO_TURN_MOVES: readonly Move[] = Object.freeze([]);
 
 /**
  * At a place-tile step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]`

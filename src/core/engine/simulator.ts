@@ -11,7 +11,7 @@ import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { cloneState } from './clone.js';
 import { deepFreeze } from './reconcile.js';
-import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlacement, turnMoves } from './legal.js';
+import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlaceStep, turnMoves } from './legal.js';
 
 const NO_MOVES: readonly Move[] = [];
 import { playMove } from './play.js';
@@ -70,8 +70,9 @@ export interface Simulator {
   /**
    * Plays to the end, choosing each move with `choose(sim, count)` (an index in `[0, count)`
    * into the canonical move order), or uniformly at random with `random`. Returns final scores.
-   * Without `choose`, tile placements are drawn by rejection (a random frontier cell and
-   * rotation, kept when the tile fits): uniform over the legal placements as `playRandom`'s are,
+   * Without `choose`, the moves of a place-tile step are drawn by rejection (a random frontier
+   * cell and rotation, kept when the tile fits there and the rules allow it, or a move of the
+   * whole turn such as the Tower's ransom): uniform over the legal moves as `playRandom`'s are,
    * and deterministic for a given `random`, but not the moves `playRandom` would pick from the
    * same stream.
    */
@@ -157,7 +158,7 @@ class SimulatorImpl implements Simulator {
   }
   /**
    * `legalMoves()[random(n)]`, in one pass over the frontier and without building the list; or,
-   * `sampled` (playouts), a placement drawn uniformly by rejection (`samplePlacement`): the same
+   * `sampled` (playouts), a move drawn uniformly by rejection (`samplePlaceStep`): the same
    * distribution, other moves for the same random stream.
    */
   #randomMove(random: RandomSource, sampled = false): Move {
@@ -166,10 +167,9 @@ class SimulatorImpl implements Simulator {
     if (step.kind === 'place-tile') {
       if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
       const turn = turnMoves(this.rules, s);
-      const p =
-        sampled && turn.length === 0
-          ? samplePlacement(this.rules, s, this.rules.tileById.get(step.tile)!, this.#buf, random)
-          : randomPlaceStep(this.rules, s, step.tile, turn, this.#buf, random);
+      const p = sampled
+        ? samplePlaceStep(this.rules, s, this.rules.tileById.get(step.tile)!, turn, this.#buf, random)
+        : randomPlaceStep(this.rules, s, step.tile, turn, this.#buf, random);
       if (p < 0) return turn[-1 - p]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
