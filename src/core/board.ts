@@ -11,7 +11,7 @@
 import type { CompiledTile } from './tiles.js';
 import { oppositePort } from './tiles.js';
 import { addSegment, findRoot, unionFeatures } from './features.js';
-import { AROUND_DELTA, SIDE_DELTA, cellKey, keyX, keyY, type GameState, type GameView } from './state.js';
+import { AROUND_DELTA, SIDE_DELTA, cellKey, filledArray, keyX, keyY, type GameState, type GameView } from './state.js';
 import type { Immutable, Rotation } from './types.js';
 import type { CompiledHooks } from './expansion.js';
 import type { Ruleset } from './ruleset.js';
@@ -82,7 +82,7 @@ export function frontierIndex(state: Immutable<GameView>, key: number): number {
 
 /** The cell table of a new game: 16 empty slots, two numbers a slot (it grows as the board does). @internal */
 export function emptyCellTable(): number[] {
-  return new Array<number>(2 * 16).fill(EMPTY_SLOT);
+  return filledArray(2 * 16, EMPTY_SLOT);
 }
 
 /**
@@ -98,7 +98,7 @@ function makeRoom(s: GameState, more: number): void {
   if (2 * (s.tiles.length + s.frontier.length + more) <= slots) return;
   let size = Math.max(16, 2 * slots);
   while (2 * (s.tiles.length + s.frontier.length + more) > size) size *= 2;
-  const cells = (s.cells = new Array<number>(2 * size).fill(EMPTY_SLOT));
+  const cells = (s.cells = filledArray(2 * size, EMPTY_SLOT));
   const mask = size - 1;
   for (let j = 0; j < slots; j++) {
     const key = old[2 * j]!;

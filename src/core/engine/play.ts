@@ -9,7 +9,7 @@ import { findRoot, tileCount } from '../features.js';
 import type { ScoringContext } from '../game.js';
 import type { Ruleset } from '../ruleset.js';
 import { randomBelow, seedRng } from '../rng.js';
-import type { GameState, GameView, Move } from '../state.js';
+import { filledArray, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { featureRef, followersOn } from './scoring.js';
 import type { ActionClaim, Expansion } from '../expansion.js';
@@ -106,12 +106,12 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     seed,
     rng: withRecord(seedRng(seed), chosen),
     bag: rules.tiles.map((t) => t.def.count),
-    discarded: new Array<number>(n).fill(0),
+    discarded: filledArray(n, 0),
     step: { kind: 'game-over', winners: [] },
     active: 0,
     turn: 0,
-    scores: new Array<number>(players).fill(0),
-    supply: new Array<number>(players).fill(rules.followers),
+    scores: filledArray(players, 0),
+    supply: filledArray(players, rules.followers),
     tiles: [],
     cells: emptyCellTable(),
     frontier: [],
