@@ -487,15 +487,15 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       if (takeTile(rules, s, chosenDraw(rules, s), emit)) return;
       continue;
     }
-    let total = 0;
-    for (let i = 0; i < bag.length; i++) total += bag[i]!;
-    if (total === 0) {
-      endGame(rules, s, emit);
-      return;
-    }
     let k = 0;
     const filters = drawFilters(rules, s);
     if (filters === null) {
+      let total = 0;
+      for (let i = 0; i < bag.length; i++) total += bag[i]!;
+      if (total === 0) {
+        endGame(rules, s, emit);
+        return;
+      }
       let r = randomBelow(s.rng, total);
       while (r >= bag[k]!) r -= bag[k++]!;
     } else {
@@ -503,8 +503,8 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       let n = 0;
       for (let i = 0; i < bag.length; i++) if (bag[i]! > 0 && mayDraw(filters, rules.tiles[i]!)) n += bag[i]!;
       if (n === 0) {
-        // Every tile left is held back (the dragon tiles before any volcano, which would be set
-        // aside one by one as they are drawn): the pile is as good as empty, and the game ends.
+        // The bag is empty, or every tile left is held back (the dragon tiles before any volcano,
+        // which would be set aside one by one as they are drawn): the game ends.
         endGame(rules, s, emit);
         return;
       }
