@@ -274,7 +274,7 @@ class Research implements ResearchSimulator {
       move = { type: 'place', player: step.player, x, y, rotation: (p & 3) as Rotation };
       action = ((y - w.y) * w.width + (x - w.x)) * 4 + (p & 3);
     } else if (this.form === 'split' && step.kind === 'deploy') {
-      const extras = hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0 ? [] : deployExtras(this.rules, s);
+      const extras = deployExtras(this.rules, s);
       const f = randomDeploy(this.rules, s, random, extras);
       if (f === -1) {
         move = { type: 'pass', player: step.player };

@@ -49,11 +49,17 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   return out;
 }
 
-/** The moves offered at any step of the active player's own turn (ransom), in hook order. @internal */
-export function turnMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+/** No moves: the shared, frozen empty list (most turns offer no module moves; nothing is allocated for them). */
+const NO_MOVES: readonly Move[] = Object.freeze([]);
+
+/**
+ * The moves offered at any step of the active player's own turn (ransom), in hook order. Read
+ * only: it may be the shared empty list, or a module's own list. @internal
+ */
+export function turnMoves(rules: Ruleset, state: Immutable<GameView>): readonly Move[] {
   const hooks = rules.hooks.turnMoves;
   const step = state.step;
-  if (hooks.length === 0 || step.kind === 'game-over' || step.player !== state.active) return [];
+  if (hooks.length === 0 || step.kind === 'game-over' || step.player !== state.active) return NO_MOVES;
   // One module's list is handed on as it is (lists are fresh and owned by the caller).
   if (hooks.length === 1) return hooks[0]!(rules, state);
   const out: Move[] = [];
@@ -63,9 +69,10 @@ export function turnMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
 
 /**
  * The moves of the deploy step that are not deployments, in canonical order: the expansions'
- * alternatives (`deployMoves`, hook order), then the moves of the whole turn. `pass` not included. @internal
+ * alternatives (`deployMoves`, hook order), then the moves of the whole turn. `pass` not included.
+ * Read only (see {@link turnMoves}). @internal
  */
-export function deployExtras(rules: Ruleset, state: Immutable<GameView>): Move[] {
+export function deployExtras(rules: Ruleset, state: Immutable<GameView>): readonly Move[] {
   const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
   if (claim !== null) {
     // The action belongs to one expansion: only its moves, and the moves of the whole turn.
@@ -135,7 +142,7 @@ function deployMoveAt(rules: Ruleset, state: Immutable<GameView>, bits: number, 
   for (let f = 0; bits >>> f !== 0; f++) {
     if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
   }
-  const extras = rules.hooks.deployMoves.length === 0 && rules.hooks.turnMoves.length === 0 ? [] : deployExtras(rules, state);
+  const extras = deployExtras(rules, state);
   if (i < extras.length) return extras[i]!;
   return i === extras.length && passOffered(rules, state) ? { type: 'pass', player } : null;
 }
@@ -190,11 +197,8 @@ export function samplePlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: Co
  * {@link samplePlaceStep} draws when no move of the whole turn is offered. @internal
  */
 export function samplePlacement(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTile, buf: Int32Array, random: (n: number) => number): number {
-  return samplePlaceStep(rules, s, tile, NO_TURN_MOVES, buf, random);
+  return samplePlaceStep(rules, s, tile, NO_MOVES, buf, random);
 }
-
-/** No moves of the whole turn. */
-const NO_TURN_MOVES: readonly Move[] = Object.freeze([]);
 
 /**
  * At a place-tile step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]`

@@ -13,7 +13,6 @@ import { cloneState } from './clone.js';
 import { deepFreeze } from './reconcile.js';
 import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlaceStep, turnMoves } from './legal.js';
 
-const NO_MOVES: readonly Move[] = [];
 import { playMove } from './play.js';
 import { keyX, keyY } from '../state.js';
 import type { Rotation } from '../types.js';
@@ -175,8 +174,7 @@ class SimulatorImpl implements Simulator {
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
     }
     if (step.kind === 'deploy') {
-      const hooks = this.rules.hooks;
-      const extras = hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0 ? NO_MOVES : deployExtras(this.rules, s);
+      const extras = deployExtras(this.rules, s);
       const f = randomDeploy(this.rules, s, random, extras);
       if (f === -1) return { type: 'pass', player: step.player };
       if (f < -1) return extras[-2 - f]!;
