@@ -28,7 +28,7 @@ import {
   type Move,
   type Result,
 } from '../src/index.js';
-import { canon, classicRules } from './helpers.js';
+import { canon, classicRules, jsonPaths } from './helpers.js';
 import { castle } from '../src/games/castle/entry.js';
 
 const rules = classicRules();
@@ -617,12 +617,7 @@ describe('parseState refuses bad input', () => {
 
   test('fuzz: one value changed anywhere in a serialized state is refused, unless it did not change', () => {
     const original = midJson();
-    const paths: (string | number)[][] = [];
-    const walk = (v: unknown, path: (string | number)[]): void => {
-      paths.push(path);
-      if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, [...path, Array.isArray(v) ? Number(k) : k]);
-    };
-    walk(original, []);
+    const paths = jsonPaths(original);
     fc.assert(
       fc.property(fc.nat({ max: paths.length - 1 }), fc.oneof(fc.jsonValue(), fc.integer({ min: -2, max: 80 }), fc.constant(undefined)), (at, value) => {
         const j = midJson() as unknown as Record<string | number, unknown>;

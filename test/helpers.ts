@@ -237,3 +237,14 @@ export function playGame(rules: Ruleset, players: number, seed: string, limit = 
   }
   return { states, events };
 }
+
+/** The path of every value in a JSON tree (the root's is `[]`; array indices as numbers), in document order: where a fuzz test may change one value. */
+export function jsonPaths(value: unknown): (string | number)[][] {
+  const paths: (string | number)[][] = [];
+  const walk = (v: unknown, path: (string | number)[]): void => {
+    paths.push(path);
+    if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, [...path, Array.isArray(v) ? Number(k) : k]);
+  };
+  walk(value, []);
+  return paths;
+}

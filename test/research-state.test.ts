@@ -27,7 +27,7 @@ import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
-import { canon, classicRules, must } from './helpers.js';
+import { canon, classicRules, jsonPaths, must } from './helpers.js';
 
 const classic = classicRules();
 const castleRules = must(createRuleset({ game: castle() }));
@@ -220,12 +220,7 @@ describe('serializeResearchState / deserializeResearchState', () => {
     for (let i = 0; i < 70; i++) sim.applyRandom(random);
     const text = sim.serialize();
     const original = JSON.parse(text) as unknown;
-    const paths: (string | number)[][] = [];
-    const walk = (v: unknown, path: (string | number)[]): void => {
-      paths.push(path);
-      if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, [...path, Array.isArray(v) ? Number(k) : k]);
-    };
-    walk(original, []);
+    const paths = jsonPaths(original);
     fc.assert(
       fc.property(fc.nat({ max: paths.length - 1 }), fc.oneof(fc.jsonValue(), fc.integer({ min: -2, max: 80 }), fc.constant(undefined)), (at, value) => {
         const input = JSON.parse(text) as Record<string | number, unknown>;
