@@ -9,6 +9,7 @@
  */
 import type { Ruleset } from '../core/ruleset.js';
 import type { CompiledTile } from '../core/tiles.js';
+import { SIDE_DELTA, cellKey } from '../core/state.js';
 
 /** A share of the score bounds (`min` 0 or less, `max` 0 or more), or the bounds themselves. */
 export interface ScoreBounds {
@@ -100,14 +101,8 @@ export function sumOverSegments(rules: Ruleset, weight: (tile: CompiledTile, loc
   return total;
 }
 
-/** Port index of the middle of each side (N, E, S, W), and the step to the cell beyond it. */
+/** Port index of the middle of each side (N, E, S, W). */
 const MIDDLE_PORTS = [1, 4, 7, 10] as const;
-const SIDE_STEP = [
-  [0, -1],
-  [1, 0],
-  [0, 1],
-  [-1, 0],
-] as const;
 
 /**
  * Whether every edge a tile can meet matches by its middle's class: no wall side (a side whose
@@ -117,7 +112,7 @@ const SIDE_STEP = [
  * from the rim); and start tiles side by side match as laid tiles do (the rules check laid tiles).
  */
 function edgesMatch(rules: Ruleset, copies: readonly number[]): boolean {
-  const at = new Map(rules.start.map((st) => [`${st.x},${st.y}`, st]));
+  const at = new Map(rules.start.map((st) => [cellKey(st.x, st.y), st]));
   for (let i = 0; i < rules.tiles.length; i++) {
     const tile = rules.tiles[i]!;
     if (tile.wallSides === 0) continue;
@@ -126,8 +121,7 @@ function edgesMatch(rules: Ruleset, copies: readonly number[]): boolean {
       if (st.tile !== tile.def.id) continue;
       starts++;
       for (let side = 0; side < 4; side++) {
-        const [dx, dy] = SIDE_STEP[side]!;
-        if (((tile.wallSides >>> (st.rotation * 4 + side)) & 1) !== 0 && !at.has(`${st.x + dx},${st.y + dy}`)) return false;
+        if (((tile.wallSides >>> (st.rotation * 4 + side)) & 1) !== 0 && !at.has(cellKey(st.x, st.y) + SIDE_DELTA[side]!)) return false;
       }
     }
     if (copies[i]! > starts) return false;
@@ -135,8 +129,7 @@ function edgesMatch(rules: Ruleset, copies: readonly number[]): boolean {
   for (const st of rules.start) {
     const tile = rules.tiles[rules.tileIndex[st.tile]!]!;
     for (let side = 0; side < 4; side++) {
-      const [dx, dy] = SIDE_STEP[side]!;
-      const other = at.get(`${st.x + dx},${st.y + dy}`);
+      const other = at.get(cellKey(st.x, st.y) + SIDE_DELTA[side]!);
       if (other === undefined) continue;
       const facing = rules.tiles[rules.tileIndex[other.tile]!]!;
       const mine = (tile.signature[st.rotation]! >>> (3 * side)) & 7;
