@@ -111,12 +111,10 @@ function makeRoom(s: GameState, more: number): void {
   let size = Math.max(16, 2 * slots);
   while (2 * (s.tiles.length + s.frontier.length + more) > size) size *= 2;
   const cells = (s.cells = emptySlots(size));
-  const mask = size - 1;
   for (let j = 0; j < slots; j++) {
     const key = old[2 * j]!;
     if (key === EMPTY_SLOT) continue;
-    let i = homeSlot(key, mask);
-    while (cells[2 * i] !== EMPTY_SLOT) i = (i + 1) & mask;
+    const i = slotOf(cells, key);
     cells[2 * i] = key;
     cells[2 * i + 1] = old[2 * j + 1]!;
   }
