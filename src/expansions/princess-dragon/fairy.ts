@@ -9,7 +9,7 @@
  */
 import { deployTargets } from '../../core/engine/play.js';
 import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
-import { award, heldOnTiles } from '../../core/engine/scoring.js';
+import { award } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, keyX, keyY, type GameView, type Move } from '../../core/state.js';
@@ -45,8 +45,12 @@ function fairyCells(rules: Ruleset, state: Immutable<GameView>, player: number):
     const t = state.tiles[fs[i]!.tile]!;
     insertKey(keys, cellKey(t.x, t.y), skip);
   }
-  // Followers the other modules hold on tiles (tower tops).
-  if (rules.hooks.tileFollowers.length > 0) for (const f of heldOnTiles(rules, state)) if (f.player === player) insertKey(keys, cellKey(f.x, f.y), skip);
+  // Followers the other modules hold on tiles (tower tops): each module's list read as it is.
+  const held = rules.hooks.tileFollowers;
+  for (let h = 0; h < held.length; h++) {
+    const list = held[h]!(state);
+    for (let i = 0; i < list.length; i++) if (list[i]!.player === player) insertKey(keys, cellKey(list[i]!.x, list[i]!.y), skip);
+  }
   return keys;
 }
 
@@ -95,13 +99,16 @@ export function fairyTurnPoint(ctx: HookContext): void {
 /**
  * Whether `player` has a follower on tile `t` at `x, y`: `followersOnTile(rules, state, t).includes(player)`
  * (its features, then what the other modules hold there), asked at every turn's start without
- * building the list.
+ * building the list (each module's list of held followers is read as it is).
  */
 function hasFollowerOnTile(rules: Ruleset, state: Immutable<GameView>, t: number, x: number, y: number, player: number): boolean {
   const fs = state.followers;
   for (let i = 0; i < fs.length; i++) if (fs[i]!.tile === t && fs[i]!.player === player) return true;
-  if (rules.hooks.tileFollowers.length === 0) return false;
-  for (const f of heldOnTiles(rules, state)) if (f.x === x && f.y === y && f.player === player) return true;
+  const held = rules.hooks.tileFollowers;
+  for (let h = 0; h < held.length; h++) {
+    const list = held[h]!(state);
+    for (let i = 0; i < list.length; i++) if (list[i]!.x === x && list[i]!.y === y && list[i]!.player === player) return true;
+  }
   return false;
 }
 
