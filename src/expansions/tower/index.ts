@@ -129,6 +129,9 @@ export type TowerMove =
 
 const OPTION_KEYS = ['ransomDebt'] as const;
 
+/** The followers held on tiles while no tower has one on top: one shared, frozen empty list (the hook's lists are read only). */
+const NO_TOPS: readonly TileFollower[] = Object.freeze([]);
+
 /** Why `options` are not valid Tower options, or null. */
 function optionsProblem(options: unknown): string | null {
   if (options === undefined) return null;
@@ -226,10 +229,11 @@ export function tower(options?: TowerOptions): Expansion {
     },
     // A follower on top of a tower stands on the tile (the fairy may join it) and goes home when
     // the dragon enters the tile (the Q&A: "Může drak vrátit zpět do zásoby figurku na věži? Drak létá, takže ano.").
+    // Asked at every turn's start and deploy step (the fairy): no tower top, no new list.
     tileFollowers: (state) => {
-      const out: TileFollower[] = [];
-      for (const t of towerSlice(state).towers) if (t.top >= 0) out.push({ x: t.x, y: t.y, player: t.top });
-      return out;
+      let out: TileFollower[] | null = null;
+      for (const t of towerSlice(state).towers) if (t.top >= 0) (out ??= []).push({ x: t.x, y: t.y, player: t.top });
+      return out ?? NO_TOPS;
     },
     releaseAt: (ctx, x, y) => {
       const slice = towerSlice(ctx.state);
