@@ -87,13 +87,18 @@ export interface Simulator {
   takeEvents(): GameEvent[];
 }
 
+/**
+ * Scratch space for placement enumeration, shared by every simulator: filled and read within one
+ * call of `#randomMove` (nothing is kept in it between calls), so sharing it is safe and a new
+ * simulator (one per playout in a search) allocates none. Grown on demand.
+ */
+let PLACEMENTS = new Int32Array(256);
+
 class SimulatorImpl implements Simulator {
   readonly rules: Ruleset;
   readonly #s: GameState;
   readonly #collect: boolean;
   #events: GameEvent[] = [];
-  /** Scratch space for placement enumeration (per simulator: no module-level state). */
-  #buf = new Int32Array(256);
   readonly #emit: Emit;
 
   constructor(rules: Ruleset, s: GameState, collect: boolean) {
@@ -164,11 +169,11 @@ class SimulatorImpl implements Simulator {
     const s = this.#s;
     const step = s.step;
     if (step.kind === 'place-tile') {
-      if (this.#buf.length < 4 * s.frontier.length) this.#buf = new Int32Array(8 * s.frontier.length);
+      if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
       const turn = turnMoves(this.rules, s);
       const p = sampled
-        ? samplePlaceStep(this.rules, s, this.rules.tileById.get(step.tile)!, turn, this.#buf, random)
-        : randomPlaceStep(this.rules, s, step.tile, turn, this.#buf, random);
+        ? samplePlaceStep(this.rules, s, this.rules.tileById.get(step.tile)!, turn, PLACEMENTS, random)
+        : randomPlaceStep(this.rules, s, step.tile, turn, PLACEMENTS, random);
       if (p < 0) return turn[-1 - p]!;
       const key = (p / 4) | 0;
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
