@@ -264,9 +264,17 @@ export function actionClaim(rules: Ruleset, s: Immutable<GameView>): { readonly 
 
 /** The expansion that owns a move type or step kind `'<id>/<name>'`. @internal */
 export function ownerOf(rules: Ruleset, name: string): Expansion | undefined {
-  const id = name.slice(0, name.indexOf('/'));
-  return rules.expansions.find((e) => e.id === id);
+  // Compared in place (no substring, no callback): this runs for every expansion move played.
+  const list = rules.expansions;
+  for (let i = 0; i < list.length; i++) {
+    const id = list[i]!.id;
+    if (name.length > id.length && name.charCodeAt(id.length) === SLASH && name.startsWith(id)) return list[i]!;
+  }
+  return undefined;
 }
+
+/** The character code of '/', which ends the expansion id in a move type or step kind. */
+const SLASH = 47;
 
 /** Plays an expansion's move (at the deploy step, or at one of its own steps); `owned` as for {@link playMove}. */
 function playExpansionMove(rules: Ruleset, s: GameState, move: ExpansionMove, emit: Emit, owned: boolean): void {
@@ -471,9 +479,21 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   s.active = next;
   // A turn starts only if there is a tile left to draw (after the last tile no turn follows).
   const starts = rules.hooks.turnStart;
-  if (starts.length > 0 && s.bag.some((n) => n > 0)) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
+  if (starts.length > 0 && tilesLeft(s.bag)) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
   drawTile(rules, s, emit);
 }
+
+/** Whether the bag holds a tile. */
+function tilesLeft(bag: readonly number[]): boolean {
+  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return true;
+  return false;
+}
+
+/**
+ * Scratch list of the tile kinds that may be drawn (drawTile with draw filters): rewritten before
+ * every read, never kept across calls, so module-level without being state; grown on demand.
+ */
+let DRAWABLE = new Int32Array(128);
 
 /**
  * Draws tiles for the active player until one fits (discarding the others); ends the game when the
@@ -499,9 +519,18 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       let r = randomBelow(s.rng, total);
       while (r >= bag[k]!) r -= bag[k++]!;
     } else {
-      // Expansions hold tiles back (River: river tiles first, the lake last).
+      // Expansions hold tiles back (River: river tiles first, the lake last). The kinds that may
+      // be drawn are listed once (each predicate asked once per kind left), then walked.
+      if (DRAWABLE.length < bag.length) DRAWABLE = new Int32Array(bag.length);
+      const drawable = DRAWABLE;
+      let kinds = 0;
       let n = 0;
-      for (let i = 0; i < bag.length; i++) if (bag[i]! > 0 && mayDraw(filters, rules.tiles[i]!)) n += bag[i]!;
+      for (let i = 0; i < bag.length; i++) {
+        if (bag[i]! > 0 && mayDraw(filters, rules.tiles[i]!)) {
+          drawable[kinds++] = i;
+          n += bag[i]!;
+        }
+      }
       if (n === 0) {
         // The bag is empty, or every tile left is held back (the dragon tiles before any volcano,
         // which would be set aside one by one as they are drawn): the game ends.
@@ -509,8 +538,8 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
         return;
       }
       let r = randomBelow(s.rng, n);
-      for (;; k++) {
-        if (bag[k]! === 0 || !mayDraw(filters, rules.tiles[k]!)) continue;
+      for (let j = 0; ; j++) {
+        k = drawable[j]!;
         if (r < bag[k]!) break;
         r -= bag[k]!;
       }
