@@ -3,7 +3,6 @@
  * public (the dragon, the fairy and a flight in progress lie on the table).
  */
 import { tileAt } from '../../core/board.js';
-import { sliceOf } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, type GameState, type GameView } from '../../core/state.js';
 import type { Cell, Immutable } from '../../core/types.js';
@@ -30,9 +29,13 @@ export interface PrincessDragonState {
   flight: Flight | null;
 }
 
-/** The slice of a state or a view. */
+/**
+ * The slice of a state or a view: `sliceOf(state, PRINCESS_DRAGON)`, read with the constant key
+ * (a property load the engine caches at this site, where `sliceOf`'s key varies with its callers):
+ * asked several times at every step of a turn.
+ */
 export function pdSlice(state: Immutable<GameView> | GameState): PrincessDragonState {
-  return sliceOf<PrincessDragonState>(state, PRINCESS_DRAGON);
+  return state.ext[PRINCESS_DRAGON] as PrincessDragonState;
 }
 
 /** The tile index at `x, y`, or -1 (coordinates checked, so any numbers may be passed). */

@@ -2,7 +2,6 @@
  * The Tower's state slice and the small look-ups every mechanism of the module shares. All of it
  * is public: `observe` shows it whole.
  */
-import { sliceOf } from '../../core/expansion.js';
 import type { GameState, GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
 
@@ -40,9 +39,13 @@ export interface TowerState {
   ransomTurn: number;
 }
 
-/** The slice of a state or a view. */
+/**
+ * The slice of a state or a view: `sliceOf(state, TOWER)`, read with the constant key (a property
+ * load the engine caches at this site, where `sliceOf`'s key varies with its callers): asked at
+ * every step of a turn (the ransom).
+ */
 export function towerSlice(state: Immutable<GameView> | GameState): TowerState {
-  return sliceOf<TowerState>(state, TOWER);
+  return state.ext[TOWER] as TowerState;
 }
 
 /** Index in `towers` of the foundation at `x, y`, or -1. */
