@@ -18,7 +18,7 @@ import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, keyX, keyY, type GameView, type Move } from '../../core/state.js';
 import type { CompiledTile } from '../../core/tiles.js';
 import type { Cell, Immutable } from '../../core/types.js';
-import { FLIGHT_STEPS, pdSlice, sameCell } from './state.js';
+import { FLIGHT_STEPS, pdSlice, sameCell, type PrincessDragonState } from './state.js';
 
 /** A dragon's step: decided by one player, the flight's next cell. */
 export interface DragonStep {
@@ -33,9 +33,10 @@ export interface DragonStep {
 /** The dragon's moves of the current step: onto each neighbouring tile (N, E, S, W) it may enter. */
 export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[] {
   const player = state.step.kind === 'game-over' ? -1 : state.step.player;
+  const slice = pdSlice(state);
   const out: Move[] = [];
   for (let side = 0; side < 4; side++) {
-    const k = targetOnSide(state, side);
+    const k = targetOnSide(state, slice, side);
     if (k >= 0) out.push({ type: 'princess-dragon/move-dragon', player, x: keyX(k), y: keyY(k) });
   }
   return out;
@@ -46,9 +47,10 @@ export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[]
  * flight, not the fairy's cell. Empty when it is off the board or not flying.
  */
 export function dragonTargets(state: Immutable<GameView>): Cell[] {
+  const slice = pdSlice(state);
   const out: Cell[] = [];
   for (let side = 0; side < 4; side++) {
-    const k = targetOnSide(state, side);
+    const k = targetOnSide(state, slice, side);
     if (k >= 0) out.push({ x: keyX(k), y: keyY(k) });
   }
   return out;
@@ -56,13 +58,13 @@ export function dragonTargets(state: Immutable<GameView>): Cell[] {
 
 /** Whether the dragon can take a step now (some cell of {@link dragonTargets}), without listing them. */
 function canStep(state: Immutable<GameView>): boolean {
-  for (let side = 0; side < 4; side++) if (targetOnSide(state, side) >= 0) return true;
+  const slice = pdSlice(state);
+  for (let side = 0; side < 4; side++) if (targetOnSide(state, slice, side) >= 0) return true;
   return false;
 }
 
-/** The key of the cell next to the dragon on side `side` (N, E, S, W) if it may enter it, else -1. */
-function targetOnSide(state: Immutable<GameView>, side: number): number {
-  const slice = pdSlice(state);
+/** The key of the cell next to the dragon on side `side` (N, E, S, W) if it may enter it, else -1 (`slice`: the state's). */
+function targetOnSide(state: Immutable<GameView>, slice: Immutable<PrincessDragonState>, side: number): number {
   const at = slice.dragon;
   const flight = slice.flight;
   if (at === null || flight === null) return -1;
@@ -114,8 +116,9 @@ export function heldBackFilter(dragons: ReadonlySet<string>) {
  * the board, and none when it cannot move at all.
  */
 export function startFlight(ctx: HookContext, dragonTile: boolean): 'wait' | void {
+  if (!dragonTile) return;
   const slice = pdSlice(ctx.state);
-  if (!dragonTile || slice.dragon === null) return;
+  if (slice.dragon === null) return;
   slice.flight = { visited: [{ x: slice.dragon.x, y: slice.dragon.y }] };
   return nextStep(ctx, 0);
 }
