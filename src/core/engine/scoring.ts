@@ -17,9 +17,11 @@ export function featureRef(rules: Ruleset, s: Immutable<GameView>, root: number)
   return { kind: rules.kindNames[g.kind[root]!]!, x: t.x, y: t.y, feature: rules.tiles[t.kind]!.def.features[root - t.node]!.id };
 }
 
-/** Followers per player standing on feature `root`. */
+/** Followers per player standing on feature `root` (a root segment: `findRoot` of any of its segments). */
 export function followersOn(s: Immutable<GameView>, root: number): number[] {
   const counts = new Array<number>(s.players).fill(0);
+  // The root counts its followers: most features completed in a game hold none.
+  if (s.features.followers[root] === 0) return counts;
   const fs = s.followers;
   for (let i = 0; i < fs.length; i++) {
     const f = fs[i]!;
@@ -28,8 +30,9 @@ export function followersOn(s: Immutable<GameView>, root: number): number[] {
   return counts;
 }
 
-/** Players with the most followers on `root` (all tied players; none if nobody stands there). */
+/** Players with the most followers on feature `root`, a root segment (all tied players; none if nobody stands there). */
 export function majority(s: Immutable<GameView>, root: number): number[] {
+  if (s.features.followers[root] === 0) return [];
   const counts = followersOn(s, root);
   let best = 0;
   for (const c of counts) if (c > best) best = c;
@@ -65,9 +68,10 @@ export function completeRoots(rules: Ruleset, s: Immutable<GameView>, scoring: s
   return out;
 }
 
-/** Sends every follower on feature `root` back to its owner's supply, in deployment order. */
+/** Sends every follower on feature `root` (a root segment) back to its owner's supply, in deployment order. */
 export function returnFollowers(ctx: ScoringContext, root: number): void {
   const s = ctx.state;
+  if (s.features.followers[root] === 0) return;
   const fs = s.followers;
   let kept = 0;
   for (let i = 0; i < fs.length; i++) {
