@@ -55,18 +55,29 @@ export function portalTargets(rules: Ruleset, state: Immutable<GameView>): Porta
   return out;
 }
 
-/** Tile indexes below 2^12 (a ruleset has a few hundred tiles at most): a cell key and an index share one number. */
+/**
+ * Tile indexes below 2^12 (a ruleset has a few hundred tiles at most): a cell key (below 2^20)
+ * and an index share one unsigned 32-bit number, `cellKey * INDEX_SPAN + index`.
+ */
 const INDEX_SPAN = 4096;
+
+/**
+ * Scratch buffer of {@link forEachTarget}: the tiles by cell, rewritten in full (its first
+ * `tiles - 1` entries) before each use; grown when a board outgrows it. Holds nothing between calls.
+ */
+let scratch = new Uint32Array(256);
 
 /** Calls `visit` for each portal target, in the order of {@link portalTargets}. */
 function forEachTarget(rules: Ruleset, state: Immutable<GameView>, visit: (x: number, y: number, feature: string) => void): void {
   const last = state.tiles.length - 1;
   // The tiles by cell: each as `cellKey * INDEX_SPAN + index` (cell keys are distinct), sorted as numbers.
-  const order = new Float64Array(last);
+  if (scratch.length < last) scratch = new Uint32Array(2 * last);
+  const order = scratch.subarray(0, last);
   for (let t = 0; t < last; t++) order[t] = cellKey(state.tiles[t]!.x, state.tiles[t]!.y) * INDEX_SPAN + t;
   order.sort();
   for (let i = 0; i < last; i++) {
-    const placed = state.tiles[order[i]! % INDEX_SPAN]!;
+    // The index is the number's low 12 bits (a bit mask: the number may exceed 2^31).
+    const placed = state.tiles[order[i]! & (INDEX_SPAN - 1)]!;
     const def = rules.tiles[placed.kind]!;
     const feats = def.def.features;
     for (let f = 0; f < feats.length; f++) if (problemOf(rules, state, def, placed.node, f) === null) visit(placed.x, placed.y, feats[f]!.id);
