@@ -67,7 +67,7 @@ import { pdObservation } from './observation.js';
 import { princessDragonScoreBounds } from './bounds.js';
 import { playPortal, portalMoves } from './portal.js';
 import { playPrincess, princessHasKnights, princessKnights, princessMoves } from './princess.js';
-import { localOf, placedThisTurn, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
+import { localOf, placedKind, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
 import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, princessDragonTileDefs, TILE_SYMBOLS, VOLCANO_TILES, type TileSymbol } from './tiles.js';
 
 export { PRINCESS_DRAGON, FLIGHT_STEPS, type Flight, type PrincessDragonState } from './state.js';
@@ -177,8 +177,8 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
   };
   /** The symbol on the tile placed this turn: null for a tile with none, `'none'` when no tile was placed this turn. */
   const placedSymbol = (rules: Ruleset, state: Immutable<GameView>): TileSymbol | null | 'none' => {
-    const placed = placedThisTurn(state);
-    return placed === null ? 'none' : symbolOfKind(rules, placed.kind);
+    const kind = placedKind(state);
+    return kind < 0 ? 'none' : symbolOfKind(rules, kind);
   };
 
   const forcedPrincess = (rules: Ruleset, state: Immutable<GameView>): boolean =>

@@ -51,6 +51,16 @@ export function placedThisTurn(state: Immutable<GameView>): { readonly index: nu
   return t === undefined || t.player < 0 ? null : { index, id: t.id, kind: t.kind };
 }
 
+/**
+ * The kind (index in the ruleset's catalogue) of the tile placed this turn by the active player,
+ * or -1: {@link placedThisTurn}'s `kind` without building the record (asked by every claim on the
+ * turn's action, several times a turn).
+ */
+export function placedKind(state: Immutable<GameView>): number {
+  const t = state.tiles[state.tiles.length - 1];
+  return t === undefined || t.player < 0 ? -1 : t.kind;
+}
+
 /** Whether `cell` is the same cell as `x, y`. */
 export function sameCell(cell: Immutable<Cell> | null, x: number, y: number): boolean {
   return cell !== null && cell.x === x && cell.y === y;
