@@ -99,22 +99,40 @@ export function count(options?: CountOptions): Expansion {
     if (countMoves !== 'free') chosen['countMoves'] = countMoves;
   }
 
+  /** Whether segment `i` is a root and a target of the end of the game for `player` (`slice`: the state's). */
+  function isEndTarget(rules: Ruleset, state: Immutable<GameView>, slice: Immutable<CountState>, i: number, player: number): boolean {
+    const g = state.features;
+    if (g.parent[i] !== i) return false;
+    const scoring = rules.kindScoring[g.kind[i]!];
+    const q = quarterFor(scoring);
+    if (q === null || q === slice.count || slice.quarters[q][player]! === 0) return false;
+    if (edition === 2 && q !== 'market') return false;
+    // Edition 1: unfinished features only (fields never finish).
+    if (q !== 'market' && g.open[i] === 0) return false;
+    return true;
+  }
+
   /** Every root segment that is a target of the end of the game for `player`, ascending. */
   function endTargets(rules: Ruleset, state: Immutable<GameView>, player: number): number[] {
     const slice = sliceOfState(state);
-    const g = state.features;
     const out: number[] = [];
-    for (let i = 0; i < g.parent.length; i++) {
-      if (g.parent[i] !== i) continue;
-      const scoring = rules.kindScoring[g.kind[i]!];
-      const q = quarterFor(scoring);
-      if (q === null || q === slice.count || slice.quarters[q][player]! === 0) continue;
-      if (edition === 2 && q !== 'market') continue;
-      // Edition 1: unfinished features only (fields never finish).
-      if (q !== 'market' && g.open[i] === 0) continue;
-      out.push(i);
-    }
+    for (let i = 0; i < state.features.parent.length; i++) if (isEndTarget(rules, state, slice, i, player)) out.push(i);
     return out;
+  }
+
+  /**
+   * Whether `player` has a target at the end of the game (`endTargets(...).length > 0`, without
+   * listing them): asked for each player in turn before every move of the end of the game.
+   */
+  function hasEndTarget(rules: Ruleset, state: Immutable<GameView>, player: number): boolean {
+    const slice = sliceOfState(state);
+    // Every target is a feature of a quarter the player holds followers in (not the Count's;
+    // edition 2: the market only): holding none, the player has none, whatever the board.
+    let holds = false;
+    for (const q of QUARTERS) if (q !== slice.count && (edition !== 2 || q === 'market') && slice.quarters[q][player]! !== 0) holds = true;
+    if (!holds) return false;
+    for (let i = 0; i < state.features.parent.length; i++) if (isEndTarget(rules, state, slice, i, player)) return true;
+    return false;
   }
 
   /** The next player of the end of the game after `after` who can move, or -1. */
@@ -122,7 +140,7 @@ export function count(options?: CountOptions): Expansion {
     const n = state.players;
     for (let i = 1; i <= n; i++) {
       const p = (after + i) % n;
-      if (endTargets(rules, state, p).length > 0) return p;
+      if (hasEndTarget(rules, state, p)) return p;
     }
     return -1;
   }
