@@ -3,7 +3,6 @@
  * order of a move-out round, and features named as moves name them.
  */
 import { tileAt } from '../../core/board.js';
-import { sliceOf } from '../../core/expansion.js';
 import { featureRef } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';
@@ -28,8 +27,13 @@ export function quarterFor(scoring: string | undefined): Quarter | null {
   }
 }
 
+/**
+ * The Count's slice of a state or a view: `sliceOf(state, COUNT)`, read with the constant key (a
+ * property load cached at this site, where `sliceOf`'s key varies with its callers): asked by
+ * several hooks every turn.
+ */
 export function sliceOfState(state: Immutable<GameView> | GameState): CountState {
-  return sliceOf<CountState>(state, COUNT);
+  return state.ext[COUNT] as CountState;
 }
 
 /** Followers of `player` in all quarters. */
