@@ -446,6 +446,7 @@ describe('chance nodes', () => {
     // Rig the bag: two copies of A and nothing else (rule tests only: the state no longer replays).
     const rigged = cloneState(s);
     rigged.bag = rigged.bag.map((_, k) => (k === A ? 2 : 0));
+    rigged.bagSize = 2;
     const pass = legalMoves(r, rigged).at(-1)!;
     // The app API: both copies are drawn, fit nowhere, are discarded, and the game ends.
     const app = must(applyMove(r, rigged, pass)).state;
@@ -460,6 +461,7 @@ describe('chance nodes', () => {
     const two = cloneState(s);
     const B = r.tileIndex['B']!;
     two.bag = two.bag.map((_, k) => (k === A || k === B ? 1 : 0));
+    two.bagSize = 2;
     const node = applyAction(r, two, moveToAction(r, two, pass));
     expect(chanceOutcomes(r, node).map((o) => [o.label, o.probability])).toEqual([
       ['A', 0.5],
@@ -474,6 +476,7 @@ describe('chance nodes', () => {
     // And when only A is left at a chance node, drawing it ends the game with final scoring.
     const last = cloneState(node);
     last.bag = last.bag.map((_, k) => (k === A ? 1 : 0));
+    last.bagSize = 1;
     const over = applyAction(r, last, A);
     expect(over.step.kind).toBe('game-over');
     expect(over.scores).toEqual(projectedScores(r, last));

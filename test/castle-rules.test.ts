@@ -1450,6 +1450,7 @@ describe('castle placement', () => {
     sc.state.bag.fill(0);
     sc.state.bag[rules.tileIndex['X4']!] = 1;
     sc.state.bag[rules.tileIndex['CC']!] = 1;
+    sc.state.bagSize = 2;
     sc.play({ type: 'place', player: 1, x: 1, y: 5, rotation: 3 });
     sc.play({ type: 'pass', player: 1 });
     const drawn = sc.events.filter((e) => e.type === 'tile-drawn' || e.type === 'tile-discarded').slice(-3);
@@ -1646,6 +1647,7 @@ describe('wall tokens as explicit chance and in determinization (meeplekit/ai)',
     const sc = run(new Castle(rules), [at([31, 0]), wall33(5)]);
     const s = rigDraw(rules, sc.state, 'TH');
     s.bag.fill(0);
+    s.bagSize = 0;
     const sim = createResearchSimulator(rules, s);
     sim.applyAction(moveToAction(rules, sim.state, { type: 'place', player: 0, x: 7, y: 1, rotation: 1 }));
     sim.applyAction(moveToAction(rules, sim.state, { type: 'deploy', player: 0, feature: 't1' }));

@@ -260,6 +260,7 @@ describe('classic unplaceable tile', () => {
       s.bag.fill(0);
       s.bag[C] = 1;
       s.bag[U] = 1;
+      s.bagSize = 2;
       sc.state = s;
       sc.play({ type: 'place', player: 0, x: 0, y: -1, rotation: 2 });
       sc.play({ type: 'pass', player: 0 });

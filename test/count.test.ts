@@ -92,6 +92,7 @@ function rig(sc: Scenario, quarters: Partial<Record<Quarter, readonly number[]>>
 function placeLast(sc: Scenario, [id, x, y, rotation, feature]: Turn): Scenario {
   const s = rigDraw(sc.rules, sc.state, id);
   s.bag.fill(0);
+  s.bagSize = 0;
   sc.state = s;
   const player = sc.player;
   sc.play({ type: 'place', player, x, y, rotation });

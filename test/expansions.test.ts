@@ -204,6 +204,7 @@ function recorder(id: string, order: number, log: string[]): Expansion {
 function playLastB(sc: Scenario): void {
   const s = rigDraw(sc.rules, sc.state, 'B');
   s.bag.fill(0);
+  s.bagSize = 0;
   sc.state = s;
   const player = sc.player;
   sc.play({ type: 'place', player, x: 0, y: 1, rotation: 0 });

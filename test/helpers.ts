@@ -117,6 +117,7 @@ export function play(sc: Scenario, turns: readonly Turn[]): Scenario {
 export function playLast(sc: Scenario, [id, x, y, rotation, feature]: Turn, toEnd = true): Scenario {
   const s = rigDraw(sc.rules, sc.state, id);
   s.bag.fill(0);
+  s.bagSize = 0;
   sc.state = s;
   const player = sc.player;
   sc.play({ type: 'place', player, x, y, rotation });

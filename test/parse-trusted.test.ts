@@ -52,6 +52,9 @@ describe('parseState(rules, text, { trusted: true })', () => {
     ['a field missing', text.replace('"frontier":', '"frontyard":'), 'state/malformed', '$.state.frontier'],
     ['a field of the wrong type', text.replace('"turn":0', '"turn":"0"'), 'state/malformed', '$.state.turn'],
     ['a field too many', text.replace('"turn":0', '"turn":0,"cheat":1'), 'state/malformed', '$.state.cheat'],
+    // The kept bag size decides every draw: one that is not the bag's sum would draw past its end.
+    ['a bag size that is not the sum of the bag', text.replace('"bagSize":70', '"bagSize":71'), 'state/malformed', '$.state.bagSize'],
+    ['a bag count that is no count', text.replace('"bag":[', '"bag":[-1,'), 'state/malformed', '$.state.bag'],
   ];
   test.each(refused)('still refused: %s', (_name, input, code, path) => {
     const r = parseState(classic, input, { trusted: true });

@@ -231,12 +231,14 @@ export function backToChance(rules: Ruleset, s: GameState, discarded: readonly n
   const step = s.step;
   if (step.kind !== 'place-tile') throw new Error('backToChance: no drawn tile to take back');
   s.bag[rules.tileIndex[step.tile]!]!++;
+  s.bagSize++;
   const d = s.discarded;
   for (let i = 0; i < d.length; i++) {
     const extra = d[i]! - discarded[i]!;
     if (extra !== 0) {
       d[i] = discarded[i]!;
       s.bag[i]! += extra;
+      s.bagSize += extra;
     }
   }
   s.step = { kind: CHANCE_STEP, player: CHANCE_PLAYER };

@@ -217,9 +217,7 @@ class Research implements ResearchSimulator {
     if (s.step.kind === CHANCE_STEP && this.rules.hooks.drawFilter.length === 0) {
       // No module restricts the draw: walk the bag as the engine does.
       const bag = s.bag;
-      let total = 0;
-      for (let k = 0; k < bag.length; k++) total += bag[k]!;
-      let r = random(total);
+      let r = random(s.bagSize);
       let k = 0;
       while (r >= bag[k]!) r -= bag[k++]!;
       return k;

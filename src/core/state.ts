@@ -196,6 +196,11 @@ export interface GameState {
   rng: number[];
   /** Remaining tiles as a multiset: copies left per tile kind, in catalogue order. No order is stored. */
   bag: number[];
+  /**
+   * Tiles in the bag: the sum of `bag`, kept so that a draw need not add the bag up. `parseState`
+   * checks it like every other field; code that edits `bag` by hand must keep it equal.
+   */
+  bagSize: number;
   /** Tiles removed because they fitted nowhere, per kind. */
   discarded: number[];
   /** The current decision. */

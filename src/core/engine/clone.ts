@@ -16,6 +16,7 @@ export function cloneState(s: Immutable<GameState>): GameState {
     seed: s.seed,
     rng: [...s.rng],
     bag: [...s.bag],
+    bagSize: s.bagSize,
     discarded: [...s.discarded],
     step: s.step.kind === 'game-over' ? { kind: 'game-over', winners: [...s.step.winners] } : { ...s.step },
     active: s.active,

@@ -106,6 +106,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     seed,
     rng: withRecord(seedRng(seed), chosen),
     bag: rules.tiles.map((t) => t.def.count),
+    bagSize: 0,
     discarded: filledArray(n, 0),
     step: { kind: 'game-over', winners: [] },
     active: 0,
@@ -145,6 +146,7 @@ export function setupGame(rules: Ruleset, players: number, seed: string, emit: E
     const index = layTile(rules, s, rules.tiles[k]!, start.x, start.y, start.rotation, -1);
     for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, index);
   }
+  for (let k = 0; k < n; k++) s.bagSize += s.bag[k]!;
   // Chosen draws come out of the bag as it is now (start tiles out): more copies of a kind than
   // it holds can be refused here, before anything is drawn. Whether a tile is held back or fits
   // depends on the board, and is known only when it is drawn.
@@ -479,14 +481,8 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   s.active = next;
   // A turn starts only if there is a tile left to draw (after the last tile no turn follows).
   const starts = rules.hooks.turnStart;
-  if (starts.length > 0 && tilesLeft(s.bag)) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
+  if (starts.length > 0 && s.bagSize > 0) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
   drawTile(rules, s, emit);
-}
-
-/** Whether the bag holds a tile. */
-function tilesLeft(bag: readonly number[]): boolean {
-  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return true;
-  return false;
 }
 
 /**
@@ -510,8 +506,7 @@ function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
     let k = 0;
     const filters = drawFilters(rules, s);
     if (filters === null) {
-      let total = 0;
-      for (let i = 0; i < bag.length; i++) total += bag[i]!;
+      const total = s.bagSize;
       if (total === 0) {
         endGame(rules, s, emit);
         return;
@@ -578,6 +573,7 @@ function chosenDraw(rules: Ruleset, s: GameState): number {
  */
 export function takeTile(rules: Ruleset, s: GameState, k: number, emit: Emit): boolean {
   s.bag[k]!--;
+  s.bagSize--;
   const tile = rules.tiles[k]!;
   if (emit !== null) emit({ type: 'tile-drawn', player: s.active, tile: tile.def.id });
   if (canPlaceAnywhere(rules, s, tile)) {

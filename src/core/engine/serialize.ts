@@ -189,6 +189,7 @@ const STATE_FIELDS: Readonly<Record<string, 'a' | 's' | 'n' | 'o' | 'f'>> = {
   seed: 's',
   rng: 'a',
   bag: 'a',
+  bagSize: 'n',
   discarded: 'a',
   step: 'o',
   active: 'n',
@@ -220,6 +221,14 @@ function trustedState(st: Record<string, unknown>): Result<GameState, MeepleErro
     const extra = keys.find((k) => !Object.hasOwn(STATE_FIELDS, k))!;
     return err(meepleError('state/malformed', `a state has no field ${extra}`, { path: `$.state.${extra}` }));
   }
+  // The kept bag size decides every draw: it must be the bag's sum, whatever the storage holds.
+  const bag = st['bag'] as unknown[];
+  let size = 0;
+  for (const n of bag) {
+    if (!Number.isInteger(n) || (n as number) < 0) return err(meepleError('state/malformed', 'a trusted state\'s bag holds counts (integers of at least 0)', { path: '$.state.bag' }));
+    size += n as number;
+  }
+  if (st['bagSize'] !== size) return err(meepleError('state/malformed', `a trusted state's bagSize (${String(st['bagSize'])}) is not the sum of its bag (${size})`, { path: '$.state.bagSize' }));
   return ok(deepFreeze(st as unknown as GameState));
 }
 

@@ -144,9 +144,7 @@ export function askExtraTurn(c: CastleRules, ctx: HookContext): 'wait' | void {
 function mayTakeExtraTurn(c: CastleRules, s: Immutable<GameView>): boolean {
   if (usable(s, s.active, 1) < 0) return false;
   if (c.config.extraTurn === 'needs-majority' && slice(s).majorityTurn !== s.turn) return false;
-  const bag = s.bag;
-  for (let i = 0; i < bag.length; i++) if (bag[i]! > 0) return true;
-  return false;
+  return s.bagSize > 0;
 }
 
 /** The `castle/extra-turn` moves at the end of the active player's turn (wall token 1). */
