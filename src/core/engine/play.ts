@@ -187,7 +187,10 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, o
       emit({ type: 'tile-placed', player: move.player, tile: step.tile, x: move.x, y: move.y, rotation: move.rotation });
     }
     const afterPlace = rules.hooks.afterPlace;
-    for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!({ rules, state: s, emit }, index);
+    if (afterPlace.length > 0) {
+      const ctx: ScoringContext = { rules, state: s, emit };
+      for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!(ctx, index);
+    }
     if (deployTargets(rules, s) > 0 || hasDeployMoves(rules, s)) s.step = { kind: 'deploy', player: move.player };
     else finishTurn(rules, s, emit);
     return;
@@ -481,7 +484,10 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   s.active = next;
   // A turn starts only if there is a tile left to draw (after the last tile no turn follows).
   const starts = rules.hooks.turnStart;
-  if (starts.length > 0 && s.bagSize > 0) for (let i = 0; i < starts.length; i++) starts[i]!({ rules, state: s, emit });
+  if (starts.length > 0 && s.bagSize > 0) {
+    const ctx: ScoringContext = { rules, state: s, emit };
+    for (let i = 0; i < starts.length; i++) starts[i]!(ctx);
+  }
   drawTile(rules, s, emit);
 }
 
