@@ -331,10 +331,25 @@ export function layTile(
     const other = s.tiles[nt]!;
     const ot = rules.tiles[other.kind]!;
     const oOff = other.rotation * 12;
+    const opf = ot.portFeature;
+    const p0 = side * 3;
+    const m0 = pf[rOff + p0]!;
+    const t0 = opf[oOff + OPPOSITE_PORT[p0]!]!;
+    if (
+      m0 === pf[rOff + p0 + 1] && m0 === pf[rOff + p0 + 2] &&
+      t0 === opf[oOff + OPPOSITE_PORT[p0 + 1]!] && t0 === opf[oOff + OPPOSITE_PORT[p0 + 2]!] &&
+      g.kind[base + m0] === g.kind[other.node + t0]
+    ) {
+      // One feature on each side along the whole edge (a city or field side, most edges): one
+      // union for the three ports, which close all three.
+      const root = unionFeatures(g, base + m0, other.node + t0);
+      g.open[root]! -= 6;
+      continue;
+    }
     for (let k = 0; k < 3; k++) {
       const p = side * 3 + k;
       const mine = base + pf[rOff + p]!;
-      const theirs = other.node + ot.portFeature[oOff + OPPOSITE_PORT[p]!]!;
+      const theirs = other.node + opf[oOff + OPPOSITE_PORT[p]!]!;
       if (g.kind[mine] === g.kind[theirs]) {
         const root = unionFeatures(g, mine, theirs);
         g.open[root]! -= 2;
