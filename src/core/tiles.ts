@@ -76,6 +76,11 @@ export interface CompiledTile {
   readonly pennants: readonly number[];
   /** Per local feature (fields): local indices of adjacent cities. */
   readonly adjacent: readonly (readonly number[])[];
+  /**
+   * `adjacent` as one flat list of pairs: field, city, field, city... (a field with two adjacent
+   * cities appears twice), for scoring loops that visit every adjacency of every tile.
+   */
+  readonly adjacentPairs: readonly number[];
   /** Local feature index owning board port `p` at rotation `r`: `portFeature[r * 12 + p]`, or -1. */
   readonly portFeature: Int8Array;
   /** Edge-class signature per rotation: 3 bits per side, side s at bit 3s. */
@@ -201,6 +206,7 @@ export function compileTile(def: TileDef, index: number, kinds: readonly Feature
     portCounts: def.features.map((f) => f.ports.length),
     pennants: def.features.map((f) => f.pennants),
     adjacent: def.features.map((f) => f.adjacent.map((a) => localIndex[a]!)),
+    adjacentPairs: def.features.flatMap((f, i) => f.adjacent.flatMap((a) => [i, localIndex[a]!])),
     portFeature,
     signature,
     wallSides,

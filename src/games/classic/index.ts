@@ -50,7 +50,7 @@ function finalScoring(ctx: ScoringContext): void {
     const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
     if (!roots.includes(r)) roots.push(r);
   }
-  roots.sort((a, b) => a - b);
+  sortAscending(roots);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
     if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
@@ -60,26 +60,60 @@ function finalScoring(ctx: ScoringContext): void {
   // Fields: 3 per completed city touching the field, for the farmer majority.
   const farms = roots.filter((r) => ctx.rules.kindScoring[g.kind[r]!] === 'field');
   if (farms.length === 0) return;
-  const cities = new Map<number, Set<number>>(farms.map((r) => [r, new Set()]));
+  const cities = completedCitiesOfFarms(ctx, farms);
+  for (let i = 0; i < farms.length; i++) {
+    const points = 3 * cities[i]!;
+    // A field touching no completed city is worth nothing: no scored event for it.
+    if (points === 0) continue;
+    for (const p of majority(s, farms[i]!)) award(ctx, p, points, 'farm', farms[i]!);
+  }
+}
+
+/**
+ * For each farm of `farms` (root segments), how many distinct completed cities touch it: a city
+ * touches a field where some tile lists it among the field's adjacent features. Each city root
+ * keeps one bit per farm (in words of 32), so a city is counted once per farm however many
+ * tiles it touches the farm on.
+ */
+function completedCitiesOfFarms(ctx: ScoringContext, farms: readonly number[]): number[] {
+  const s = ctx.state;
+  const g = s.features;
+  const segments = g.parent.length;
+  // farmNumber[root] = 1 + the farm's index in `farms`, 0 for every other segment.
+  const farmNumber = new Int32Array(segments);
+  for (let i = 0; i < farms.length; i++) farmNumber[farms[i]!] = i + 1;
+  const words = (farms.length + 31) >>> 5;
+  const counted = new Int32Array(segments * words);
+  const counts: number[] = farms.map(() => 0);
   for (let t = 0; t < s.tiles.length; t++) {
     const placed = s.tiles[t]!;
-    const tile = ctx.rules.tiles[placed.kind]!;
-    for (let f = 0; f < tile.adjacent.length; f++) {
-      const adj = tile.adjacent[f]!;
-      if (adj.length === 0) continue;
-      const set = cities.get(findRoot(g.parent, placed.node + f));
-      if (set === undefined) continue;
-      for (const c of adj) {
-        const cr = findRoot(g.parent, placed.node + c);
-        if (g.open[cr] === 0) set.add(cr);
+    const pairs = ctx.rules.tiles[placed.kind]!.adjacentPairs;
+    for (let j = 0; j < pairs.length; j += 2) {
+      const farm = farmNumber[findRoot(g.parent, placed.node + pairs[j]!)]! - 1;
+      if (farm < 0) continue;
+      const city = findRoot(g.parent, placed.node + pairs[j + 1]!);
+      if (g.open[city] !== 0) continue;
+      const w = city * words + (farm >>> 5);
+      const bit = 1 << (farm & 31);
+      if ((counted[w]! & bit) === 0) {
+        counted[w] = counted[w]! | bit;
+        counts[farm]!++;
       }
     }
   }
-  for (const root of farms) {
-    const points = 3 * cities.get(root)!.size;
-    // A field touching no completed city is worth nothing: no scored event for it.
-    if (points === 0) continue;
-    for (const p of majority(s, root)) award(ctx, p, points, 'farm', root);
+  return counts;
+}
+
+/** Sorts a short list of numbers ascending in place (insertion sort: no comparator calls). */
+function sortAscending(list: number[]): void {
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && list[j]! > v) {
+      list[j + 1] = list[j]!;
+      j--;
+    }
+    list[j + 1] = v;
   }
 }
 
