@@ -540,6 +540,17 @@ export function propertySuite(rules: Ruleset, scale: Scale): void {
             // Each input, long after it was used, still reads exactly as it did before its move.
             expect(JSON.stringify(states[i])).toBe(before[i]);
             expect(isDeepFrozen(states[i + 1]), `state after move ${i}`).toBe(true);
+            // Structural sharing: every array of the state and of the feature graph that the
+            // move left equal is the input's own object, not a copy.
+            const prev = states[i] as unknown as Record<string, unknown>;
+            const next = states[i + 1] as unknown as Record<string, unknown>;
+            const pg = states[i]!.features as unknown as Record<string, unknown>;
+            const ng = states[i + 1]!.features as unknown as Record<string, unknown>;
+            for (const [from, to, at] of [[prev, next, '$'], [pg, ng, '$.features']] as const) {
+              for (const [k, v] of Object.entries(to)) {
+                if (Array.isArray(v) && jsonEqual(v, from[k])) expect(v, `${at}.${k} after move ${i}`).toBe(from[k]);
+              }
+            }
           }
         }),
         RUNS,

@@ -1,22 +1,24 @@
 /**
- * Writes the difference between a base state and its successor into an immer draft of the base,
- * so that `produce` returns a frozen successor sharing every unchanged part with the base.
+ * Makes the successor of a base state share every unchanged part with the base, so that the
+ * frozen result of `applyMove` keeps the base's arrays and records wherever the move did not
+ * change them.
  *
- * Why: the rules recipe runs on a plain copy (the same code path as the Simulator) instead of
- * on immer's proxies, where every read is a trap and every visited object gets a proxy; that made
- * `applyMove` about twenty times slower. The successor is then folded back into a draft here, so
- * immer still does what it is for: structural sharing and deep freezing.
+ * Why: the rules recipe runs on a plain copy (the same code path as the Simulator) instead of on
+ * immer's proxies, where every read is a trap and every visited object gets a proxy; that made
+ * `applyMove` about twenty times slower. The successor's parts equal to the base's are swapped
+ * back to the base's here and the rest frozen; `applyMove` freezes the successor's root and hands
+ * it to immer's `produce` as the producer's result.
  *
- * What is adopted from the successor is deep-frozen here before immer sees it, stopping at the
- * parts already frozen (shared with the base): immer's own finalizer would otherwise visit every
- * element of every adopted array, which cost ten times the rules themselves.
+ * What is adopted from the successor is deep-frozen here, stopping at the parts already frozen
+ * (shared with the base): immer's finalizer, given unfrozen parts, visited every element of every
+ * adopted array (which cost ten times the rules themselves).
  *
- * Only the root is drafted. A changed array is adopted whole from the successor (its element
- * records are still the base's, shared): drafting one would make immer copy the frozen base array
- * with `slice()`, which V8 runs about a hundred times slower on frozen arrays than spread. A
- * changed record (the feature graph, an expansion slice) is the successor's, with its unchanged
- * parts swapped back to the base's: drafting it cost a proxy, a copy and a finalizing walk, and
- * applyMove took 0.86 times the time without (docs/benchmarks.md).
+ * A changed array is adopted whole from the successor (its element records are still the base's,
+ * shared). A changed record (the feature graph, an expansion slice) is the successor's, with its
+ * unchanged parts swapped back to the base's. Drafting the root and setting the changed fields
+ * through immer's proxy, as before, cost a copy of the frozen root and a trap per field (0.78x the
+ * time without); drafting nested records too cost a proxy, a copy and a finalizing walk each
+ * (docs/benchmarks.md).
  */
 
 function isPlainRecord(v: unknown): v is Record<string, unknown> {
@@ -58,19 +60,15 @@ function freezeArray(v: unknown[], base: readonly unknown[]): unknown[] {
 }
 
 /**
- * Makes `draft` (a draft of `base`) equal to `next`, where `next` is a copy of `base` changed by
- * the rules: only the root is drafted, and each changed field is set once, to the successor's
- * value with every unchanged part swapped back to the base's (see {@link shareUnchanged}).
- * Drafting nested records too (the feature graph, expansion slices) gave each a proxy, a copy and
- * a finalizing walk for what is a plain field-by-field merge. @internal
+ * Makes `next`, the successor of `base` (a copy of it changed by the rules, owned by the caller),
+ * share every part equal to the base's, field by field at the root (see {@link shareUnchanged});
+ * the root itself is left unfrozen for immer. @internal
  */
-export function reconcile(draft: Record<string, unknown>, base: Record<string, unknown>, next: Record<string, unknown>): void {
+export function shareWithBase(base: Record<string, unknown>, next: Record<string, unknown>): void {
   for (const key in next) {
     const b = base[key];
     const n = next[key];
-    if (b === n) continue;
-    const merged = shareUnchanged(b, n);
-    if (merged !== b) draft[key] = merged;
+    if (b !== n) next[key] = shareUnchanged(b, n);
   }
 }
 
