@@ -6,18 +6,32 @@ import type { Immutable } from '../../core/types.js';
 import type { CastleLayout } from './data.js';
 
 /**
+ * Scratch for {@link largestEmptyRegion}, grown to the largest board seen: the only module-level
+ * mutable state, and pure scratch. `open` is fully rewritten (every one of the board's cells)
+ * before each use, and a `stack` entry is read only after this same call wrote it; nothing
+ * carries over from one call to the next. It saves allocating two typed arrays of the board's
+ * size in every game's final scoring.
+ */
+let scratchOpen = new Uint8Array(0);
+let scratchStack = new Int32Array(0);
+
+/**
  * The size of the largest orthogonally connected group of empty play-area cells of `layout`
  * with `tiles` laid (digest, End of game 1).
  */
 export function largestEmptyRegion(layout: CastleLayout, tiles: Immutable<GameView>['tiles']): number {
   const w = layout.width;
   const h = layout.height;
+  if (scratchOpen.length < w * h) {
+    scratchOpen = new Uint8Array(w * h);
+    scratchStack = new Int32Array(w * h);
+  }
   // 1 = empty cell of the play area not yet counted.
-  const open = new Uint8Array(w * h);
+  const open = scratchOpen;
   for (let i = 0; i < w * h; i++) open[i] = layout.inside[i]!;
   for (const t of tiles) if (t.x >= 0 && t.y >= 0 && t.x < w && t.y < h) open[t.y * w + t.x] = 0;
   // Flood fill with an explicit stack (each cell is pushed at most once).
-  const stack = new Int32Array(w * h);
+  const stack = scratchStack;
   let best = 0;
   for (let start = 0; start < w * h; start++) {
     if (open[start] === 0) continue;
