@@ -224,18 +224,23 @@ export function collectPlacements(rules: PlacementRules, state: Immutable<GameVi
  * two) and come in runs already ordered by rotation; longer lists go to the typed array's sort.
  */
 function sortPlacements(out: Int32Array, n: number): void {
-  if (n > 64) {
-    out.subarray(0, n).sort();
-    return;
-  }
+  if (n > 64) out.subarray(0, n).sort();
+  else sortShort(out, n);
+}
+
+/**
+ * Sorts the first `n` numbers of a short list ascending in place: insertion sort, no comparator
+ * calls (for lists of a few dozen at most). @internal
+ */
+export function sortShort(list: number[] | Int32Array, n: number = list.length): void {
   for (let i = 1; i < n; i++) {
-    const v = out[i]!;
+    const v = list[i]!;
     let j = i - 1;
-    while (j >= 0 && out[j]! > v) {
-      out[j + 1] = out[j]!;
+    while (j >= 0 && list[j]! > v) {
+      list[j + 1] = list[j]!;
       j--;
     }
-    out[j + 1] = v;
+    list[j + 1] = v;
   }
 }
 

@@ -2,6 +2,7 @@
  * Classic Carcassonne, base game (2nd edition): feature kinds, tiles, scoring.
  * Rules: the classic digest; see docs/rules/classic.md for each rule and its test.
  */
+import { sortShort } from '../../core/board.js';
 import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
 import { award, majority, returnFollowers } from '../../core/engine/scoring.js';
@@ -50,7 +51,7 @@ function finalScoring(ctx: ScoringContext): void {
     const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
     if (!roots.includes(r)) roots.push(r);
   }
-  sortAscending(roots);
+  sortShort(roots);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
     if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
@@ -102,19 +103,6 @@ function completedCitiesOfFarms(ctx: ScoringContext, farms: readonly number[]): 
     }
   }
   return counts;
-}
-
-/** Sorts a short list of numbers ascending in place (insertion sort: no comparator calls). */
-function sortAscending(list: number[]): void {
-  for (let i = 1; i < list.length; i++) {
-    const v = list[i]!;
-    let j = i - 1;
-    while (j >= 0 && list[j]! > v) {
-      list[j + 1] = list[j]!;
-      j--;
-    }
-    list[j + 1] = v;
-  }
 }
 
 /** The classic base game as a game module. @internal */
