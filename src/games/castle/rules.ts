@@ -161,16 +161,27 @@ export class CastleRules {
     const sl = slice(s);
     const g = s.features;
     // Tokens left on the wall are removed.
-    const left = sl.wall.filter((t) => t !== 0).length;
+    let left = 0;
+    for (let t = 0; t < sl.wall.length; t++) if (sl.wall[t] !== 0) left++;
     sl.wall.fill(0);
     if (left > 0 && ctx.emit !== null) ctx.emit({ type: 'castle/wall-cleared', tokens: left } as never);
 
-    // 1. The keep: the larger keep (token 8: 2 tiles larger) scores the largest empty area.
-    const sizes = sl.keep.map((k, p) => (k === null ? -1 : k.tiles + 2 * heldCount(sl, p, 8)));
-    const best = Math.max(...sizes);
-    const winners = sizes.flatMap((v, p) => (v === best && v >= 0 ? [p] : []));
-    if (winners.length === 1) {
-      const p = winners[0]!;
+    // 1. The keep: the larger keep (token 8: 2 tiles larger) scores the largest empty area; with
+    // keeps of equal size (or none placed) nobody does. `winner` is the one player with the
+    // largest keep so far, -1 while that size is tied.
+    let winner = -1;
+    let best = -1;
+    for (let p = 0; p < sl.keep.length; p++) {
+      const k = sl.keep[p]!;
+      if (k === null) continue;
+      const size = k.tiles + 2 * heldCount(sl, p, 8);
+      if (size > best) {
+        best = size;
+        winner = p;
+      } else if (size === best) winner = -1;
+    }
+    if (winner >= 0) {
+      const p = winner;
       for (let i = sl.held[p]!.length - 1; i >= 0; i--) if (sl.held[p]![i]!.token === 8) useToken(ctx, p, i);
       const area = largestEmptyArea(ctx.rules, s);
       if (area > 0) award(ctx, p, area, 'castle/keep', sl.keep[p]!.root);
