@@ -273,11 +273,18 @@ function finalValue(s: Immutable<GameView>, token: number, root: number): number
 export function rootsWithFollowers(s: Immutable<GameView>, kind: number): number[] {
   const g = s.features;
   const out: number[] = [];
-  for (const f of s.followers) {
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
     const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
-    if (g.kind[r] === kind && !out.includes(r)) out.push(r);
+    if (g.kind[r] !== kind) continue;
+    // Inserted in ascending order, once each (a handful of roots: no sort with a comparator).
+    let j = out.length;
+    while (j > 0 && out[j - 1]! > r) j--;
+    if (j > 0 && out[j - 1] === r) continue;
+    out.splice(j, 0, r);
   }
-  return out.sort((a, b) => a - b);
+  return out;
 }
 
 /** The largest orthogonally connected group of empty play-area cells (digest, End of game 1). */
