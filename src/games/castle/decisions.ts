@@ -55,25 +55,21 @@ function nextGroup(s: Immutable<GameView>): { scorer: number; group: number[] } 
   return { scorer: first, group };
 }
 
-/** Whether the placing player has a choice to make about the next scoring (order or token). */
-function scoreDecision(c: CastleRules, s: Immutable<GameView>): boolean {
-  const flow = s.flow;
-  if (flow !== null && flow.phase === 'score' && flow.roots.length === 1) {
-    const roots = flow.roots;
-    // One feature left (most scorings): a choice only when a token could double it.
-    const scorer = scorerOf(s, roots[0]!);
-    return scorer >= 0 && tokenFor(s, scorer, roots[0]!) !== 0;
-  }
-  const { scorer, group } = nextGroup(s);
+/**
+ * Whether the placing player has a choice to make about the next scoring (order or token), when
+ * `group` ({@link nextGroup}) is scored next for `scorer`.
+ */
+function scoreDecision(c: CastleRules, s: Immutable<GameView>, scorer: number, group: readonly number[]): boolean {
   if (group.length === 0) return false;
+  // A token that could double one of them is a choice; with one feature (most scorings), the only one.
   for (const root of group) if (tokenFor(s, scorer, root) !== 0) return true;
   return !orderIrrelevant(c, slice(s).wall, s.scores[scorer]!, group.map((r) => completedValue(s, r, false)));
 }
 
 /** The `castle/score` moves now (empty when nothing is left to decide). */
 export function scoreChoices(c: CastleRules, rules: Ruleset, s: Immutable<GameView>): Move[] {
-  if (!scoreDecision(c, s)) return [];
   const { scorer: first, group } = nextGroup(s);
+  if (!scoreDecision(c, s, first, group)) return [];
   const out: Move[] = [];
   for (const root of group) {
     const ref = refOf(rules, s, root);
@@ -111,7 +107,10 @@ export function nextFinalChoice(c: CastleRules, s: Immutable<GameView>): { playe
 export function orderScorings(c: CastleRules, ctx: HookContext): 'wait' | void {
   const s = ctx.state;
   const roots = s.flow!.roots;
-  if (roots.length > 1) {
+  if (roots.length === 1) {
+    const scorer = scorerOf(s, roots[0]!);
+    if (!scoreDecision(c, s, scorer, scorer >= 0 ? roots : [])) return;
+  } else {
     // Sorted by (rank, root) with keys packed as rank * 2^24 + root (roots are segment
     // indices, far below 2^24): an insertion sort of a handful of numbers, no closures.
     const keys: number[] = [];
@@ -126,8 +125,15 @@ export function orderScorings(c: CastleRules, ctx: HookContext): 'wait' | void {
       keys[j] = key;
     }
     for (let i = 0; i < roots.length; i++) roots[i] = keys[i]! % 0x1000000;
+    // The group scored next (nextGroup's): the leading roots of the first one's rank, which
+    // share its scorer (the rank names it: two players) and are ascending already; none when
+    // nobody scores the first.
+    const rank = Math.floor(keys[0]! / 0x1000000);
+    const scorer = rank === 0 ? s.active : rank === 1 ? 1 - s.active : -1;
+    let n = 0;
+    if (scorer >= 0) while (n < roots.length && Math.floor(keys[n]! / 0x1000000) === rank) n++;
+    if (!scoreDecision(c, s, scorer, roots.slice(0, n))) return;
   }
-  if (!scoreDecision(c, s)) return;
   s.step = { kind: 'castle/score', player: s.active };
   return 'wait';
 }
