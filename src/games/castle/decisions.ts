@@ -19,22 +19,24 @@ export function refOf(rules: Ruleset, s: Immutable<GameView>, root: number): { x
 function orderIrrelevant(c: CastleRules, wall: readonly number[], score: number, amounts: readonly number[]): boolean {
   if (amounts.length < 2) return true;
   if (amounts.length > 6) return false;
-  let first: string | null = null;
-  const perm = (rest: number[], at: number, hits: number[]): boolean => {
-    if (rest.length === 0) {
-      const key = [...new Set(hits)].sort((a, b) => a - b).join(',');
-      if (first === null) first = key;
-      return key === first;
+  // Sets as bit masks: the amounts scored so far (one bit per index) and the towers hit (one bit
+  // per tower: the wall has TOWERS = 14). `first` is the towers the first order tried hits.
+  const all = (1 << amounts.length) - 1;
+  let first = -1;
+  const perm = (used: number, at: number, hits: number): boolean => {
+    if (used === all) {
+      if (first < 0) first = hits;
+      return hits === first;
     }
-    for (let i = 0; i < rest.length; i++) {
-      const next = at + rest[i]!;
+    for (let i = 0; i < amounts.length; i++) {
+      if ((used & (1 << i)) !== 0) continue;
+      const next = at + amounts[i]!;
       const t = c.towerHit(wall, next);
-      const more = t >= 0 ? [...hits, t] : hits;
-      if (!perm([...rest.slice(0, i), ...rest.slice(i + 1)], next, more)) return false;
+      if (!perm(used | (1 << i), next, t >= 0 ? hits | (1 << t) : hits)) return false;
     }
     return true;
   };
-  return perm([...amounts], score, []);
+  return perm(0, score, 0);
 }
 
 /** The token (2 or 3) the active player could use on feature `root` now, or 0. */
