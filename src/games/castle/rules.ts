@@ -27,13 +27,19 @@ export function slice(s: Immutable<GameView> | GameState): CastleSlice {
 /** The player with strictly more followers on `root`, or -1 (a tie, or nobody there). */
 export function scorerOf(s: Immutable<GameView>, root: number): number {
   // Two players: count in place rather than through followersOn (this runs in every scoring).
+  // The root counts the followers on it: the walk stops once it has found them all, walking from
+  // the newest (a feature completed now mostly holds recent ones; the sum is order-free).
   const g = s.features;
-  if (g.followers[root] === 0) return -1;
+  let left = g.followers[root]!;
+  if (left === 0) return -1;
   let balance = 0;
   const fs = s.followers;
-  for (let i = 0; i < fs.length; i++) {
+  for (let i = fs.length - 1; i >= 0 && left > 0; i--) {
     const f = fs[i]!;
-    if (findRoot(g.parent, s.tiles[f.tile]!.node + f.local) === root) balance += f.player === 0 ? 1 : -1;
+    if (findRoot(g.parent, s.tiles[f.tile]!.node + f.local) === root) {
+      balance += f.player === 0 ? 1 : -1;
+      left--;
+    }
   }
   return balance > 0 ? 0 : balance < 0 ? 1 : -1;
 }
