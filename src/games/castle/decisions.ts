@@ -111,30 +111,31 @@ export function orderScorings(c: CastleRules, ctx: HookContext): 'wait' | void {
   const roots = s.flow!.roots;
   if (roots.length === 1) {
     const scorer = scorerOf(s, roots[0]!);
-    if (!scoreDecision(c, s, scorer, scorer >= 0 ? roots : [])) return;
+    // Most completed features hold no follower: nobody scores them, nothing to decide.
+    if (scorer < 0 || !scoreDecision(c, s, scorer, roots)) return;
   } else {
     // Sorted by (rank, root) with keys packed as rank * 2^24 + root (roots are segment
-    // indices, far below 2^24): an insertion sort of a handful of numbers, no closures.
-    const keys: number[] = [];
+    // indices, far below 2^24), in place: an insertion sort of a handful of numbers, no
+    // closures, then the keys unpacked below.
     for (let i = 0; i < roots.length; i++) {
       const p = scorerOf(s, roots[i]!);
       const key = (p === s.active ? 0 : p >= 0 ? 1 : 2) * 0x1000000 + roots[i]!;
       let j = i;
-      while (j > 0 && keys[j - 1]! > key) {
-        keys[j] = keys[j - 1]!;
+      while (j > 0 && roots[j - 1]! > key) {
+        roots[j] = roots[j - 1]!;
         j--;
       }
-      keys[j] = key;
+      roots[j] = key;
     }
-    for (let i = 0; i < roots.length; i++) roots[i] = keys[i]! % 0x1000000;
     // The group scored next (nextGroup's): the leading roots of the first one's rank, which
-    // share its scorer (the rank names it: two players) and are ascending already; none when
-    // nobody scores the first.
-    const rank = Math.floor(keys[0]! / 0x1000000);
-    const scorer = rank === 0 ? s.active : rank === 1 ? 1 - s.active : -1;
+    // share its scorer (the rank names it: two players) and are ascending already.
+    const rank = Math.floor(roots[0]! / 0x1000000);
     let n = 0;
-    if (scorer >= 0) while (n < roots.length && Math.floor(keys[n]! / 0x1000000) === rank) n++;
-    if (!scoreDecision(c, s, scorer, roots.slice(0, n))) return;
+    while (n < roots.length && Math.floor(roots[n]! / 0x1000000) === rank) n++;
+    for (let i = 0; i < roots.length; i++) roots[i] = roots[i]! % 0x1000000;
+    const scorer = rank === 0 ? s.active : rank === 1 ? 1 - s.active : -1;
+    // Nobody scores the first (nor any after it): nothing to decide.
+    if (scorer < 0 || !scoreDecision(c, s, scorer, n === roots.length ? roots : roots.slice(0, n))) return;
   }
   s.step = { kind: 'castle/score', player: s.active };
   return 'wait';
