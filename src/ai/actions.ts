@@ -59,7 +59,7 @@ export function writeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
   if (step.kind === 'game-over' || isChanceNode(s)) return 0;
   const hooks = rules.hooks;
   if (step.kind === 'place-tile' && (hooks.turnMoves.length === 0 || turnMoves(rules, s).length === 0)) {
-    if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
+    if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(Math.max(256, 8 * s.frontier.length));
     const buf = scratch.placements;
     const n = collectPlacements(rules, s, rules.tileById.get(step.tile)!, buf);
     const w = layout.window;

@@ -263,7 +263,7 @@ class Research implements ResearchSimulator {
     // placements and follower targets can be drawn without listing them.
     if (this.form === 'split' && step.kind === 'place-tile' && (hooks.turnMoves.length === 0 || turnMoves(this.rules, s).length === 0)) {
       const scratch = this.#scratch;
-      if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(8 * s.frontier.length);
+      if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(Math.max(256, 8 * s.frontier.length));
       const tile = this.rules.tileById.get(step.tile)!;
       const p = sampled ? samplePlacement(this.rules, s, tile, scratch.placements, random) : randomPlacement(this.rules, s, step.tile, scratch.placements, random);
       const key = (p / 4) | 0;
