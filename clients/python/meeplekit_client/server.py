@@ -6,13 +6,12 @@ import collections
 import json
 import os
 import shlex
-import shutil
-import subprocess
-import sys
 import threading
+import time
 import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ._transport import PipeTransport, Transport
 from .errors import MeepleError, ServerError
 
 PROTOCOL = 1
@@ -25,7 +24,6 @@ ENV_VAR = "MEEPLEKIT_SERVE"
 
 Command = Union[str, Sequence[str]]
 
-_STDERR_LINES = 40
 _FLUSH_GARBAGE_AT = 64
 
 
@@ -43,73 +41,6 @@ def resolve_command(command: Optional[Command] = None) -> List[str]:
     if not argv:
         raise ServerError("client/spawn", "the command to start meeplekit serve is empty")
     return argv
-
-
-def _drain(fd: int, tail: Deque[str], echo: bool) -> None:
-    """Reads the server's stderr until it closes, keeping its last lines (and echoing them). It
-    reads the descriptor itself, not the file object, so that it never holds the file object's
-    lock (which a forked child would inherit held)."""
-    pending = b""
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:  # pragma: no cover - the pipe went away
-            break
-        if not chunk:
-            break
-        pending += chunk
-        *lines, pending = pending.split(b"\n")
-        for raw in lines:
-            line = raw.decode("utf-8", "replace")
-            tail.append(line)
-            if echo:
-                print(line, file=sys.stderr)
-    if pending:
-        tail.append(pending.decode("utf-8", "replace"))
-
-
-def _signal(proc: "subprocess.Popen[bytes]", name: str) -> None:
-    """Sends a signal to the server's process group (POSIX), else terminates or kills it."""
-    import signal
-
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, getattr(signal, name))
-        elif name == "SIGKILL":
-            proc.kill()
-        else:
-            proc.terminate()
-    except (OSError, ProcessLookupError):
-        pass
-
-
-def _shutdown(proc: "subprocess.Popen[bytes]", owner: int, timeout: float, drain: Optional[threading.Thread]) -> None:
-    """Ends the server: closes its stdin (it exits on end of input), then terminates, then kills.
-    Does nothing in a forked child: the process belongs to the parent."""
-    if os.getpid() != owner:
-        return
-    try:
-        if proc.stdin is not None and not proc.stdin.closed:
-            proc.stdin.close()
-    except OSError:
-        pass
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _signal(proc, "SIGTERM")
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
-            _signal(proc, "SIGKILL")
-            proc.wait()
-    if drain is not None:
-        drain.join(timeout=1)  # the server has exited: its stderr is at its end
-    for stream in (proc.stdout, proc.stderr):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:  # pragma: no cover
-            pass
 
 
 _live_servers: "weakref.WeakSet[Server]" = weakref.WeakSet()
@@ -186,25 +117,10 @@ class Server:
     ):
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
-        self.command = resolve_command(command)
-        argv = list(self.command)
-        found = shutil.which(argv[0])
-        if found is not None:
-            argv[0] = found
-        self._stderr_tail: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        self.command: Optional[List[str]] = resolve_command(command)
+        """The command that started the server."""
         try:
-            self._proc = subprocess.Popen(
-                argv,
-                bufsize=1 << 20,  # large reads: a batch with observations is megabytes on one line
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=None if stderr == "inherit" else subprocess.PIPE,
-                cwd=cwd,
-                env=None if env is None else dict(env),
-                # Its own process group: Ctrl-C reaches the Python program, which then closes the
-                # server cleanly, and close() can end a wrapper (npx) and its node child together.
-                start_new_session=os.name == "posix",
-            )
+            transport = PipeTransport(self.command, cwd=cwd, env=env, stderr=stderr, close_timeout=close_timeout)
         except OSError as e:
             raise ServerError(
                 "client/spawn",
@@ -213,6 +129,14 @@ class Server:
                 f"command argument) at a checkout: '{ENV_VAR}=node /path/to/meeplekit/dist/cli.js serve' "
                 "after npm run build there.",
             ) from e
+        self._start_session(transport, startup_timeout, time.monotonic())
+
+    # -- the session ----------------------------------------------------------------------------
+
+    def _start_session(self, transport: Transport, timeout: Optional[float], started: float) -> None:
+        """Takes ``transport`` for this session and reads the hello line (within ``timeout``
+        seconds of ``started``); closes the transport if that fails."""
+        self._transport = transport
         self._owner = os.getpid()
         self._lock = threading.RLock()
         self._next_id = 0
@@ -220,51 +144,39 @@ class Server:
         self._inflight: Deque[Pending] = collections.deque()
         self._closed = False
         self._dead: Optional[ServerError] = None
-        self._stderr_thread: Optional[threading.Thread] = None
-        if self._proc.stderr is not None:
-            self._stderr_thread = threading.Thread(
-                target=_drain,
-                args=(self._proc.stderr.fileno(), self._stderr_tail, stderr == "echo"),
-                daemon=True,
-                name="meeplekit-serve-stderr",
-            )
-            self._stderr_thread.start()
-        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._owner, close_timeout, self._stderr_thread)
+        self._finalizer = weakref.finalize(self, transport.close)
         _live_servers.add(self)
         try:
-            self.hello = self._read_hello(startup_timeout)
+            self.hello = self._read_hello(timeout, started)
         except BaseException:
             self.close()
             raise
         self.version: str = str(self.hello.get("version", ""))
         """The package version of the server (from its hello line)."""
 
-    # -- the session ----------------------------------------------------------------------------
-
-    def _read_hello(self, timeout: float) -> Dict[str, Any]:
-        stdout = self._proc.stdout
-        assert stdout is not None
-        if os.name == "posix" and timeout is not None:
-            import select
-
-            ready, _, _ = select.select([stdout], [], [], timeout)
-            if not ready:
-                raise ServerError(
-                    "client/startup-timeout",
-                    f"{shlex.join(self.command)} wrote no hello line within {timeout:g} s" + self._stderr_note(),
-                )
-        line = stdout.readline()
+    def _read_hello(self, timeout: Optional[float], started: float) -> Dict[str, Any]:
+        transport = self._transport
+        left = None if timeout is None else timeout - (time.monotonic() - started)
+        try:
+            line = transport.read_line(left)
+        except OSError:
+            raise self._died("before its hello line") from None
+        if line is None:
+            raise ServerError(
+                "client/startup-timeout",
+                f"{transport.peer} wrote no hello line within {timeout:g} s" + transport.stderr_note(),
+            )
         if not line:
-            raise self._died("exited before its hello line")
+            raise self._died("before its hello line")
         try:
             hello = json.loads(line)
         except ValueError:
             raise ServerError(
                 "client/hello",
-                f"{shlex.join(self.command)} is not meeplekit serve: its first line is not JSON: {line[:200]!r}" + self._stderr_note(),
+                f"{transport.peer} is not meeplekit serve: its first line is not JSON: {line[:200]!r}" + transport.stderr_note(),
             ) from None
         if not isinstance(hello, dict) or hello.get("hello") != "meeplekit":
-            raise ServerError("client/hello", f"{shlex.join(self.command)} is not meeplekit serve: its first line is {line[:200]!r}")
+            raise ServerError("client/hello", f"{transport.peer} is not meeplekit serve: its first line is {line[:200]!r}")
         if hello.get("protocol") != PROTOCOL:
             raise ServerError(
                 "client/protocol-version",
@@ -273,24 +185,9 @@ class Server:
             )
         return hello
 
-    def _stderr_note(self) -> str:
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=0.2)
-        tail = "\n".join(self._stderr_tail).strip()
-        return f"\nits stderr ends with:\n{tail}" if tail else ""
-
-    def _died(self, what: str) -> ServerError:
-        try:
-            code = self._proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            code = None
-        status = f"exit status {code}" if code is not None else "still running but its output closed"
-        error = ServerError(
-            "client/server-exited",
-            f"meeplekit serve ({shlex.join(self.command)}, pid {self._proc.pid}) {what} ({status})" + self._stderr_note(),
-            returncode=code,
-            stderr="\n".join(self._stderr_tail),
-        )
+    def _died(self, when: str) -> ServerError:
+        """Records that the server went away ``when`` and returns the error saying so."""
+        error = self._transport.gone(when)
         self._dead = error
         return error
 
@@ -306,49 +203,33 @@ class Server:
             raise ServerError("client/closed", "this Server was closed")
 
     def _detach_after_fork(self) -> None:
-        """In a forked child: the pipes are the parent's. The child's copies of them are pointed
-        at /dev/null (not closed through the file objects, whose locks a thread of the parent may
-        have held at the fork), so that the server still sees its input end when the parent
-        closes it, and nothing here can write to it."""
+        """In a forked child: the streams are the parent's. The transport lets go of them without
+        closing them for the parent, and this server refuses every request."""
         self._lock = threading.RLock()
         self._closed = True
         self._inflight = collections.deque()
-        try:
-            null = os.open(os.devnull, os.O_RDWR)
-        except OSError:  # pragma: no cover
-            return
-        try:
-            for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-                try:
-                    if stream is not None:
-                        os.dup2(null, stream.fileno())
-                except (OSError, ValueError):
-                    pass
-        finally:
-            os.close(null)
+        self._transport.detach_after_fork()
 
     def _write(self, requests: List[Dict[str, Any]]) -> List["Pending"]:
         """Writes requests in one write (the lock held); their responses are read later, in order."""
-        stdin = self._proc.stdin
-        assert stdin is not None
         data = b"".join(json.dumps(r, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n" for r in requests)
         try:
-            stdin.write(data)
-            stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._died("closed its input") from None
+            self._transport.send(data)
+        except (OSError, ValueError):
+            raise self._died("while a request was sent") from None
         pending = [Pending(self, r["id"], str(r.get("op"))) for r in requests]
         self._inflight.extend(pending)
         return pending
 
     def _read_one(self) -> None:
         """Reads the next response line and gives it to the oldest request in flight (the lock held)."""
-        stdout = self._proc.stdout
-        assert stdout is not None
         head = self._inflight[0]
-        line = stdout.readline()
-        if not line:
-            raise self._died(f"exited while answering {head.op!r}")
+        try:
+            line = self._transport.read_line()
+        except (OSError, ValueError):
+            line = b""
+        if not line or not line.endswith(b"\n"):  # the end of the output, maybe in a line
+            raise self._died(f"while answering {head.op!r}")
         try:
             response = json.loads(line)
         except ValueError:
@@ -434,15 +315,18 @@ class Server:
     # -- life -----------------------------------------------------------------------------------
 
     @property
-    def pid(self) -> int:
-        return self._proc.pid
+    def pid(self) -> Optional[int]:
+        """The server's process id when this client started it; None for a connected server."""
+        return self._transport.pid
 
     @property
     def alive(self) -> bool:
-        return not self._closed and self._dead is None and self._proc.poll() is None
+        """Whether requests may still be made: not closed, and the server not known to be gone."""
+        return not self._closed and self._dead is None and self._transport.is_open()
 
     def close(self) -> None:
-        """Ends the server process (closes its input, waits, then terminates it). Idempotent."""
+        """Ends the session. A server this client started is ended too (its input closed, then it
+        is waited for, then terminated); a connected server only loses this connection. Idempotent."""
         if self._closed:
             return
         self._closed = True
@@ -457,7 +341,7 @@ class Server:
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else ("dead" if self._dead else "running")
-        return f"<meeplekit Server pid {self._proc.pid} {state} meeplekit {getattr(self, 'version', '?')}>"
+        return f"<meeplekit Server {self._transport.describe()} {state} meeplekit {getattr(self, 'version', '?')}>"
 
 
 _default: Optional[Server] = None

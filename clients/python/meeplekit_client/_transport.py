@@ -1,0 +1,261 @@
+"""How a session's lines travel: the pipes of a child process the client started, or a TCP
+connection to a server that was already listening (``meeplekit serve --port P``).
+
+:class:`Server` does the session (ids, pipelining, the protocol's errors) and reads and writes
+only through a :class:`Transport`. A transport belongs to the process that made it: in a forked
+child it is detached (:meth:`Transport.detach_after_fork`) and closing it does nothing there.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from typing import Deque, List, Mapping, Optional
+
+from .errors import ServerError
+
+_STDERR_LINES = 40
+_RECV_BYTES = 1 << 18
+
+
+class Transport:
+    """The byte streams of one session. ``peer`` names the other side in messages (a command, or
+    ``host:port``); ``pid`` is the server's process id when this client started it, else None."""
+
+    peer: str = ""
+    pid: Optional[int] = None
+
+    def send(self, data: bytes) -> None:
+        """Writes ``data`` whole; raises ``OSError`` (or ``ValueError``) when the other side is gone."""
+        raise NotImplementedError
+
+    def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
+        """The next line with its ``\\n``; at the end of the output, what is left (``b""`` or a line
+        cut short). None when ``timeout`` seconds pass first (where the transport can tell). May
+        raise ``OSError`` when the other side is gone."""
+        raise NotImplementedError
+
+    def gone(self, when: str) -> ServerError:
+        """The error saying that the other side went away ``when`` (``"while answering 'state'"``)."""
+        raise NotImplementedError
+
+    def stderr_note(self) -> str:
+        """The end of the server's stderr, as a note for an error message ("" when none is known)."""
+        return ""
+
+    def is_open(self) -> bool:
+        """Whether the other side may still answer, as far as is known without any I/O."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """A few words for ``repr``: ``pid 1234`` or ``at 127.0.0.1:7000``."""
+        raise NotImplementedError
+
+    def detach_after_fork(self) -> None:
+        """In a forked child: stop using the parent's streams, without disturbing the parent's use."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Ends the session from this side (idempotent); does nothing in a forked child."""
+        raise NotImplementedError
+
+
+def _point_at_devnull(fds: List[int]) -> None:
+    """Points each descriptor at /dev/null: the parent's copy stays open and untouched, this
+    process's copy no longer keeps the stream open, and nothing written here can reach it. The
+    descriptors are not closed through their file objects, whose locks a thread of the parent
+    may have held at the fork."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:  # pragma: no cover
+        return
+    try:
+        for fd in fds:
+            try:
+                os.dup2(null, fd)
+            except OSError:
+                pass
+    finally:
+        os.close(null)
+
+
+# -- a child process's pipes ---------------------------------------------------------------------
+
+
+def _drain(fd: int, tail: Deque[str], echo: bool) -> None:
+    """Reads the server's stderr until it closes, keeping its last lines (and echoing them). It
+    reads the descriptor itself, not the file object, so that it never holds the file object's
+    lock (which a forked child would inherit held)."""
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # pragma: no cover - the pipe went away
+            break
+        if not chunk:
+            break
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", "replace")
+            tail.append(line)
+            if echo:
+                print(line, file=sys.stderr)
+    if pending:
+        tail.append(pending.decode("utf-8", "replace"))
+
+
+def _signal(proc: "subprocess.Popen[bytes]", name: str) -> None:
+    """Sends a signal to the server's process group (POSIX), else terminates or kills it."""
+    import signal
+
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, getattr(signal, name))
+        elif name == "SIGKILL":
+            proc.kill()
+        else:
+            proc.terminate()
+    except (OSError, ProcessLookupError):
+        pass
+
+
+class PipeTransport(Transport):
+    """A ``meeplekit serve`` child process, started here, and its stdin and stdout.
+
+    ``stderr`` is ``"capture"`` (its last lines kept for error messages), ``"echo"`` (kept and
+    printed) or ``"inherit"``. Raises ``OSError`` when the command cannot be started.
+    """
+
+    def __init__(
+        self,
+        command: List[str],
+        *,
+        cwd: Optional[str],
+        env: Optional[Mapping[str, str]],
+        stderr: str,
+        close_timeout: float,
+    ):
+        argv = list(command)
+        found = shutil.which(argv[0])
+        if found is not None:
+            argv[0] = found
+        self.peer = shlex.join(command)
+        self._close_timeout = close_timeout
+        self._stderr_tail: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        self._proc = subprocess.Popen(
+            argv,
+            bufsize=1 << 20,  # large reads: a batch with observations is megabytes on one line
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None if stderr == "inherit" else subprocess.PIPE,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            # Its own process group: Ctrl-C reaches the Python program, which then closes the
+            # server cleanly, and close() can end a wrapper (npx) and its node child together.
+            start_new_session=os.name == "posix",
+        )
+        self.pid = self._proc.pid
+        self._owner = os.getpid()
+        self._closed = False
+        self._stderr_thread: Optional[threading.Thread] = None
+        if self._proc.stderr is not None:
+            self._stderr_thread = threading.Thread(
+                target=_drain,
+                args=(self._proc.stderr.fileno(), self._stderr_tail, stderr == "echo"),
+                daemon=True,
+                name="meeplekit-serve-stderr",
+            )
+            self._stderr_thread.start()
+
+    def send(self, data: bytes) -> None:
+        stdin = self._proc.stdin
+        assert stdin is not None
+        stdin.write(data)
+        stdin.flush()
+
+    def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
+        stdout = self._proc.stdout
+        assert stdout is not None
+        if timeout is not None and os.name == "posix":
+            import select
+
+            # Only right while nothing is buffered in the file object: the hello line is read so.
+            ready, _, _ = select.select([stdout], [], [], max(0.0, timeout))
+            if not ready:
+                return None
+        return stdout.readline()
+
+    def gone(self, when: str) -> ServerError:
+        try:
+            code = self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        what = f"exited {when} (exit status {code})" if code is not None else f"closed its output {when} (still running)"
+        return ServerError(
+            "client/server-exited",
+            f"meeplekit serve ({self.peer}, pid {self.pid}) {what}" + self.stderr_note(),
+            returncode=code,
+            stderr="\n".join(self._stderr_tail),
+        )
+
+    def stderr_note(self) -> str:
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=0.2)
+        tail = "\n".join(self._stderr_tail).strip()
+        return f"\nits stderr ends with:\n{tail}" if tail else ""
+
+    def is_open(self) -> bool:
+        return not self._closed and self._proc.poll() is None
+
+    def describe(self) -> str:
+        return f"pid {self.pid}"
+
+    def detach_after_fork(self) -> None:
+        self._closed = True
+        fds = []
+        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            try:
+                if stream is not None:
+                    fds.append(stream.fileno())
+            except (OSError, ValueError):
+                pass
+        _point_at_devnull(fds)
+
+    def close(self) -> None:
+        """Ends the server: closes its stdin (it exits at the end of its input), waits, then
+        terminates its process group, then kills it."""
+        if os.getpid() != self._owner or self._closed:
+            return
+        self._closed = True
+        proc = self._proc
+        timeout = self._close_timeout
+        try:
+            if proc.stdin is not None and not proc.stdin.closed:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _signal(proc, "SIGTERM")
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:  # pragma: no cover - a server that ignores SIGTERM
+                _signal(proc, "SIGKILL")
+                proc.wait()
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1)  # the server has exited: its stderr is at its end
+        for stream in (proc.stdout, proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:  # pragma: no cover
+                pass
