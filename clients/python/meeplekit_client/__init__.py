@@ -1,6 +1,7 @@
 """Python client for ``meeplekit serve``: the meeplekit rules engine over JSON lines.
 
-- :class:`Server`: one ``meeplekit serve`` process (``MEEPLEKIT_SERVE`` or an argument names it).
+- :class:`Server`: one ``meeplekit serve`` process (``MEEPLEKIT_SERVE`` or an argument names it),
+  or with :meth:`Server.connect` a session on one already listening on a TCP port.
 - :func:`load_game`, :class:`Game`, :class:`State`: an OpenSpiel-like facade.
 - :class:`VectorEnv`: many games stepped together, one request per step.
 - :class:`AECEnv`: the PettingZoo AEC conventions.

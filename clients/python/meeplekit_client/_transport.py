@@ -259,3 +259,109 @@ class PipeTransport(Transport):
                     stream.close()
             except OSError:  # pragma: no cover
                 pass
+
+
+# -- a TCP connection ----------------------------------------------------------------------------
+
+
+class SocketTransport(Transport):
+    """One TCP connection to a ``meeplekit serve --port P`` that was already listening: a session
+    of its own on that server. Closing it closes the connection only; the server goes on."""
+
+    def __init__(self, sock: socket.socket, host: str, port: int):
+        self.peer = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+        self._sock = sock
+        self._buffer = bytearray()
+        self._owner = os.getpid()
+        self._closed = False
+
+    @classmethod
+    def connect(cls, host: str, port: int, timeout: Optional[float]) -> "SocketTransport":
+        """Connects to ``host:port`` within ``timeout`` seconds; raises ``OSError`` (refused, an
+        unknown host, no route, ``socket.timeout``) when it cannot."""
+        sock = socket.create_connection((host, port), timeout=timeout)
+        try:
+            sock.settimeout(None)
+            # A request is one write, and a pipelined one must not wait for the last one's ack.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            sock.close()
+            raise
+        return cls(sock, host, port)
+
+    def send(self, data: bytes) -> None:
+        if self._closed:
+            raise ValueError("the connection is closed")
+        self._sock.sendall(data)
+
+    def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
+        buffer = self._buffer
+        deadline = None if timeout is None else time.monotonic() + timeout
+        searched = 0
+        while True:
+            end = buffer.find(b"\n", searched)
+            if end >= 0:
+                if end == len(buffer) - 1:
+                    line = bytes(buffer)
+                    buffer.clear()
+                else:
+                    line = bytes(buffer[: end + 1])
+                    del buffer[: end + 1]
+                return line
+            searched = len(buffer)
+            if self._closed:
+                raise ValueError("the connection is closed")
+            if deadline is None:
+                chunk = self._sock.recv(_RECV_BYTES)
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._sock.settimeout(left)
+                try:
+                    chunk = self._sock.recv(_RECV_BYTES)
+                except socket.timeout:
+                    return None
+                finally:
+                    self._sock.settimeout(None)
+            if not chunk:
+                line = bytes(buffer)
+                buffer.clear()
+                return line
+            buffer += chunk
+
+    def gone(self, when: str) -> ServerError:
+        return ServerError(
+            "client/server-exited",
+            f"the connection to meeplekit serve at {self.peer} closed {when} (the server stopped, or ended this session)",
+        )
+
+    def is_open(self) -> bool:
+        return not self._closed
+
+    def describe(self) -> str:
+        return f"at {self.peer}"
+
+    def detach_after_fork(self) -> None:
+        self._closed = True
+        try:
+            fd = self._sock.fileno()
+        except OSError:  # pragma: no cover
+            return
+        if fd >= 0:
+            _point_at_devnull([fd])
+
+    def close(self) -> None:
+        """Closes the connection (the server ends this session and goes on serving others)."""
+        if os.getpid() != self._owner or self._closed:
+            return
+        self._closed = True
+        self._buffer = bytearray()
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked reading; the server sees the end at once
+        except OSError:
+            pass  # the server had already gone
+        try:
+            self._sock.close()
+        except OSError:  # pragma: no cover
+            pass

@@ -36,10 +36,13 @@ class MeepleError(Exception):
 
 
 class ServerError(MeepleError):
-    """The server could not be started, spoke another protocol, or stopped (``client/...`` codes).
+    """The server could not be started or reached, spoke another protocol, or stopped
+    (``client/...`` codes: ``client/spawn``, ``client/connect``, ``client/startup-timeout``,
+    ``client/hello``, ``client/protocol-version``, ``client/server-exited``, ``client/closed``,
+    ``client/forked``, ``client/bad-response``).
 
     ``returncode`` is the process's exit status when it is known, and ``stderr`` the last lines the
-    server wrote to its standard error.
+    server wrote to its standard error (both unknown for a server reached over TCP).
     """
 
     def __init__(self, code: str, message: str, returncode: Optional[int] = None, stderr: str = ""):

@@ -1,17 +1,20 @@
-"""The connection to one ``meeplekit serve`` process: JSON lines over its stdin and stdout."""
+"""The session with one ``meeplekit serve``: JSON lines over the stdin and stdout of a process the
+client starts, or over a TCP connection to a server already listening (:meth:`Server.connect`)."""
 
 from __future__ import annotations
 
 import collections
 import json
+import operator
 import os
 import shlex
+import socket
 import threading
 import time
 import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._transport import PipeTransport, Transport
+from ._transport import PipeTransport, SocketTransport, Transport
 from .errors import MeepleError, ServerError
 
 PROTOCOL = 1
@@ -92,7 +95,8 @@ class Pending:
 
 
 class Server:
-    """One ``meeplekit serve`` process and its JSON-lines session.
+    """A JSON-lines session with ``meeplekit serve``: a process this client starts (the
+    constructor), or a server already listening on a TCP port (:meth:`connect`).
 
     ``command`` names the server (see :func:`resolve_command`); for a checkout of the repository
     use ``Server("node /path/to/meeplekit/dist/cli.js serve")`` after ``npm run build``, or set
@@ -103,6 +107,10 @@ class Server:
     A server is closed by :meth:`close`, by leaving a ``with`` block, when it is garbage
     collected, or when the interpreter exits. Requests are serialized by a lock, so a server may
     be shared by threads (one request at a time); each process needs its own server.
+
+    ``Server.connect(port)`` is the same session over TCP, to a ``meeplekit serve --port P``
+    started elsewhere: everything built on a server (games, states, environments) works the same,
+    and closing it closes the connection only.
     """
 
     def __init__(
@@ -118,7 +126,9 @@ class Server:
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
         self.command: Optional[List[str]] = resolve_command(command)
-        """The command that started the server."""
+        """The command that started the server (None for a connected server)."""
+        self.address: Optional[Tuple[str, int]] = None
+        """The host and port of a connected server (None for a server this client started)."""
         try:
             transport = PipeTransport(self.command, cwd=cwd, env=env, stderr=stderr, close_timeout=close_timeout)
         except OSError as e:
@@ -130,6 +140,37 @@ class Server:
                 "after npm run build there.",
             ) from e
         self._start_session(transport, startup_timeout, time.monotonic())
+
+    @classmethod
+    def connect(cls, port: int, host: str = "127.0.0.1", *, timeout: Optional[float] = 10.0) -> "Server":
+        """A session on a ``meeplekit serve --port P`` that is already running: one TCP connection
+        to ``host:port``, which the server serves as a session of its own (its own games and
+        handles). ``timeout`` bounds the connection and the wait for the hello line together, in
+        seconds (None: no bound). The server is checked as a started one is (hello line, protocol
+        version); :meth:`close` closes the connection and leaves the server running; :attr:`pid`
+        is None, :attr:`address` is ``(host, port)``.
+
+        Raises :class:`ServerError`: ``client/connect`` when no connection can be made (refused,
+        an unknown host, no answer within ``timeout``), ``client/startup-timeout`` when the peer
+        sends no hello line within ``timeout``, ``client/server-exited`` when it closes the
+        connection first, ``client/hello`` or ``client/protocol-version`` when it is another
+        program or speaks another protocol.
+        """
+        port = operator.index(port)
+        if not 0 < port < 65536:
+            raise ValueError(f"port must be from 1 to 65535, got {port}")
+        if timeout is not None and timeout <= 0:
+            raise ValueError(f"timeout must be positive or None, got {timeout!r}")
+        started = time.monotonic()
+        try:
+            transport = SocketTransport.connect(host, port, timeout)
+        except OSError as e:
+            raise ServerError("client/connect", _connect_failure(host, port, timeout, e)) from e
+        server = cls.__new__(cls)
+        server.command = None
+        server.address = (host, port)
+        server._start_session(transport, timeout, started)
+        return server
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -342,6 +383,21 @@ class Server:
     def __repr__(self) -> str:
         state = "closed" if self._closed else ("dead" if self._dead else "running")
         return f"<meeplekit Server {self._transport.describe()} {state} meeplekit {getattr(self, 'version', '?')}>"
+
+
+def _connect_failure(host: str, port: int, timeout: Optional[float], error: OSError) -> str:
+    """The message for a connection to ``host:port`` that failed with ``error``."""
+    where = f"meeplekit serve at {host}:{port}"
+    if isinstance(error, ConnectionRefusedError):
+        return (
+            f"could not connect to {where}: the connection was refused, nothing listens there. Start a server "
+            f"with 'meeplekit serve --port {port}' (or --port 0: its first line of output names the port it took)"
+        )
+    if isinstance(error, socket.timeout):
+        return f"could not connect to {where}: no answer within {timeout:g} s"
+    if isinstance(error, socket.gaierror):
+        return f"could not connect to {where}: unknown host {host!r} ({error.strerror or error})"
+    return f"could not connect to {where}: {error or type(error).__name__}"
 
 
 _default: Optional[Server] = None

@@ -7,8 +7,13 @@ fail and say why. ``MEEPLEKIT_NO_NUMPY=1`` tests the pure-Python path where nump
 
 from __future__ import annotations
 
+import json
 import os
+import select
+import shlex
 import shutil
+import signal
+import subprocess
 import sys
 import unittest
 from pathlib import Path
@@ -39,6 +44,47 @@ def serve_command():
 
 def start_server() -> Server:
     return Server(serve_command())
+
+
+class ListeningServer:
+    """A ``meeplekit serve --port 0`` process started for a test (in its own process group), and
+    the port it took, read from its ``listening`` line. :meth:`stop` kills it."""
+
+    def __init__(self, timeout: float = 60.0):
+        command = serve_command()
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.proc = subprocess.Popen(argv + ["--port", "0"], stdout=subprocess.PIPE, start_new_session=True)
+        try:
+            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+            line = self.proc.stdout.readline() if ready else b""
+            listening = json.loads(line)["listening"]
+        except (ValueError, KeyError, TypeError):
+            self.stop()
+            raise RuntimeError(f"{argv + ['--port', '0']} did not print its listening line: {line!r}") from None
+        self.host = listening["host"]
+        self.port = int(listening["port"])
+
+    def running(self) -> bool:
+        """Whether the server process is still running."""
+        return self.proc.poll() is None
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Sends ``sig`` to the server's process group (a wrapper such as npx and its node child)."""
+        try:
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def stop(self) -> None:
+        """Ends the server and waits for it."""
+        if self.running():
+            self.kill(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill(signal.SIGKILL)
+            self.proc.wait()
+        self.proc.stdout.close()
 
 
 class ServerTestCase(unittest.TestCase):
