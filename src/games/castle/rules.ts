@@ -168,8 +168,10 @@ export class CastleRules {
     const g = s.features;
     // Tokens left on the wall are removed.
     let left = 0;
-    for (let t = 0; t < sl.wall.length; t++) if (sl.wall[t] !== 0) left++;
-    sl.wall.fill(0);
+    for (let t = 0; t < sl.wall.length; t++) {
+      if (sl.wall[t] !== 0) left++;
+      sl.wall[t] = 0;
+    }
     if (left > 0 && ctx.emit !== null) ctx.emit({ type: 'castle/wall-cleared', tokens: left } as never);
 
     // 1. The keep: the larger keep (token 8: 2 tiles larger) scores the largest empty area; with
