@@ -151,6 +151,7 @@ class Game {
   last(t: Turn): this {
     this.rigDraw(t[0]);
     this.state.bag.fill(0);
+    this.state.bagSize = 0;
     return this.turn(t);
   }
 
