@@ -23,7 +23,7 @@ REPO = CLIENT.parents[1]
 if str(CLIENT) not in sys.path:
     sys.path.insert(0, str(CLIENT))
 
-from meeplekit_client import Server, load_game  # noqa: E402
+from meeplekit_client import MeepleError, Server, load_game  # noqa: E402
 
 
 def serve_command():
@@ -40,6 +40,26 @@ def serve_command():
     if node is None:
         raise RuntimeError("no server to test against: `node` is not on PATH (or set MEEPLEKIT_SERVE)")
     return [node, str(cli), "serve"]
+
+
+def error_code_in_forked_child(state) -> str:
+    """Serializes ``state`` in a forked child and returns the error code it got (``"none"`` if
+    none): the parent's session is not the child's to use."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = "none"
+        try:
+            state.serialize()
+        except MeepleError as e:
+            code = e.code
+        os.write(write, code.encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    code = os.read(read, 100).decode()
+    os.close(read)
+    return code
 
 
 def start_server() -> Server:

@@ -7,7 +7,7 @@ import signal
 import sys
 import unittest
 
-from _support import ServerTestCase, serve_command, start_server
+from _support import error_code_in_forked_child, ServerTestCase, serve_command, start_server
 
 from meeplekit_client import MeepleError, Server, ServerError, load_game
 
@@ -88,20 +88,7 @@ class ErrorTest(ServerTestCase):
 
     def test_forked_child(self):
         state = self.game.new_initial_state(seed="fork")
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: the parent's server is not its own
-            code = "none"
-            try:
-                state.serialize()
-            except MeepleError as e:
-                code = e.code
-            os.write(write, code.encode())
-            os._exit(0)
-        os.close(write)
-        os.waitpid(pid, 0)
-        self.assertEqual(os.read(read, 100).decode(), "client/forked")
-        os.close(read)
+        self.assertEqual(error_code_in_forked_child(state), "client/forked")
         self.assertTrue(state.serialize())  # the parent's server goes on
 
     def test_command_from_environment(self):

@@ -8,14 +8,13 @@ a server killed mid-session are ServerErrors, promptly.
 from __future__ import annotations
 
 import gc
-import os
 import random
 import socket
 import threading
 import time
 import unittest
 
-from _support import ListeningServer, start_server
+from _support import error_code_in_forked_child, ListeningServer, start_server
 
 from meeplekit_client import AECEnv, MeepleError, Server, ServerError, VectorEnv, load_game
 
@@ -267,20 +266,7 @@ class TcpTest(unittest.TestCase):
 
     def test_forked_child(self):
         state = self.game.new_initial_state(seed="fork")
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: the parent's connection is not its own
-            code = "none"
-            try:
-                state.serialize()
-            except MeepleError as e:
-                code = e.code
-            os.write(write, code.encode())
-            os._exit(0)
-        os.close(write)
-        os.waitpid(pid, 0)
-        self.assertEqual(os.read(read, 100).decode(), "client/forked")
-        os.close(read)
+        self.assertEqual(error_code_in_forked_child(state), "client/forked")
         self.assertTrue(state.serialize())  # the parent's session goes on
 
 
@@ -315,28 +301,20 @@ class TcpFailureTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             Server.connect(7000, timeout=0)
 
-    def test_silent_peer(self):
-        peer = FakePeer(greeting=b"", hold=10)
-        try:
-            started = time.monotonic()
-            with self.assertRaises(ServerError) as caught:
-                Server.connect(peer.port, timeout=0.5)
-            self.assertPrompt(started, 3.0)
-            self.assertEqual(caught.exception.code, "client/startup-timeout")
-            self.assertIn("no hello line within 0.5 s", caught.exception.message)
-        finally:
-            peer.close()
-
-    def test_peer_stalling_mid_line(self):
-        peer = FakePeer(greeting=b'{"hello":"meep', hold=10)
-        try:
-            started = time.monotonic()
-            with self.assertRaises(ServerError) as caught:
-                Server.connect(peer.port, timeout=0.5)
-            self.assertPrompt(started, 3.0)
-            self.assertEqual(caught.exception.code, "client/startup-timeout")
-        finally:
-            peer.close()
+    def test_silent_and_stalling_peers(self):
+        # nothing at all, or part of a hello line and then nothing: both time out promptly
+        for greeting in (b"", b'{"hello":"meep'):
+            with self.subTest(greeting=greeting):
+                peer = FakePeer(greeting=greeting, hold=10)
+                try:
+                    started = time.monotonic()
+                    with self.assertRaises(ServerError) as caught:
+                        Server.connect(peer.port, timeout=0.5)
+                    self.assertPrompt(started, 3.0)
+                    self.assertEqual(caught.exception.code, "client/startup-timeout")
+                    self.assertIn("no hello line within 0.5 s", caught.exception.message)
+                finally:
+                    peer.close()
 
     def test_wrong_peers(self):
         for greeting, code in (
