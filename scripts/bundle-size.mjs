@@ -19,7 +19,7 @@ const root = resolve(new URL('..', import.meta.url).pathname);
 const APPS = [
   {
     name: 'classic only',
-    budget: 19_800,
+    budget: 20_800,
     absent: ['castle/score', 'castle/token', 'mk-tile-'],
     code: `import { applyMove, createRuleset, legalMoves, newGame } from 'meeplekit';
 const rules = createRuleset({ game: 'classic' });
@@ -28,7 +28,7 @@ console.log(applyMove(rules.value, game.value, legalMoves(rules.value, game.valu
   },
   {
     name: 'The Castle only',
-    budget: 32_000,
+    budget: 33_000,
     absent: ['mk-tile-'],
     code: `import { applyMove, createRuleset, legalMoves, newGame } from 'meeplekit';
 import { castle } from 'meeplekit/games/castle';
@@ -38,7 +38,7 @@ console.log(applyMove(rules.value, game.value, legalMoves(rules.value, game.valu
   },
   {
     name: 'classic with pictures',
-    budget: 29_800,
+    budget: 30_300,
     absent: ['castle/score'],
     code: `import { createRuleset, newGame } from 'meeplekit';
 import { renderBoard } from 'meeplekit/render';
