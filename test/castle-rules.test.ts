@@ -36,7 +36,7 @@
  *
  * A tile can close a neighbour's tower or house without joining it (a court against a tower, a
  * tower against a house): the rows "... closed by the court of the tile placed next to it" prove that it is scored
- * like any other (src/core/engine/play.ts `completedRoots` looks across every edge when kinds of
+ * like any other (src/core/engine/turn.ts `completedRoots` looks across every edge when kinds of
  * one edge class can face each other).
  */
 import { describe, expect, test } from 'vitest';

@@ -246,7 +246,7 @@ describe('hooks: called in `order`, never in list order', () => {
     expect(log).toEqual(['early:afterPlace:3', 'late:afterPlace:3', 'early:finalScoring', 'late:finalScoring']);
   });
 
-  // Fixed core bug (src/core/engine/play.ts endTurn): turnStart hooks also ran after the last
+  // Fixed core bug (src/core/engine/turn.ts endTurn): turnStart hooks also ran after the last
   // tile, for a turn that never starts (the fairy would have scored a point it should not).
   test('turnStart: not called after the last tile, when no turn follows (game over)', () => {
     const log: string[] = [];

@@ -9,7 +9,10 @@ import type { Emit, GameEvent } from '../core/events.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView, Move } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
-import { drawFilters, endGame, mayDraw, ownerOf, playMove, resumeTurn, takeTile } from '../core/engine/play.js';
+import { drawFilters, mayDraw, takeTile } from '../core/engine/draw.js';
+import { endGame } from '../core/engine/game-end.js';
+import { ownerOf, playMove } from '../core/engine/play.js';
+import { resumeTurn } from '../core/engine/turn.js';
 import type { ModuleChance } from '../core/expansion.js';
 import { assertRuleset } from '../core/engine/query.js';
 

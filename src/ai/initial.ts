@@ -6,7 +6,7 @@ import { meepleError } from '../core/errors.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState } from '../core/state.js';
 import { checkGameOptions } from '../core/engine/apply.js';
-import { setupGame } from '../core/engine/play.js';
+import { setupGame } from '../core/engine/setup.js';
 import { backToChance, concealAll } from './chance.js';
 
 /** Options of {@link newInitialState}. */

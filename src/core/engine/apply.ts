@@ -11,7 +11,9 @@ import type { GameState, GameView, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkMove, listMoves } from './legal.js';
 import { assertRuleset } from './query.js';
-import { ChosenDrawError, NO_CHOSEN, playMove, setupGame, type ChosenDraws } from './play.js';
+import { ChosenDrawError, NO_CHOSEN, type ChosenDraws } from './chosen-draws.js';
+import { playMove } from './play.js';
+import { setupGame } from './setup.js';
 import { cloneState } from './clone.js';
 import { deepFreeze, shareWithBase } from './reconcile.js';
 

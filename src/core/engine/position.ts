@@ -12,7 +12,9 @@ import { checkGameOptions } from './apply.js';
 import { cloneState } from './clone.js';
 import { deepFreeze } from './reconcile.js';
 import { checkMove } from './legal.js';
-import { ChosenDrawError, chosenDraws, playMove, setupGame } from './play.js';
+import { ChosenDrawError, chosenDraws } from './chosen-draws.js';
+import { playMove } from './play.js';
+import { setupGame } from './setup.js';
 
 // The entry file exports this module's names in one line; these two types of the API are
 // declared with the functions that take them and exported from here with the rest.

@@ -15,7 +15,9 @@ import { checkGameOptions, type GameOptions } from './apply.js';
 import { cloneJson, cloneState } from './clone.js';
 import { deepFreeze } from './reconcile.js';
 import { checkMove } from './legal.js';
-import { ChosenDrawError, chosenDraws, NO_CHOSEN, playMove, setupGame } from './play.js';
+import { ChosenDrawError, chosenDraws, NO_CHOSEN } from './chosen-draws.js';
+import { playMove } from './play.js';
+import { setupGame } from './setup.js';
 
 /** The `format` tag of serialized states. */
 export const STATE_FORMAT = 'meeplekit/state';

@@ -15,7 +15,7 @@ import { findRoot } from '../../core/features.js';
 import type { GameModule } from '../../core/game.js';
 import type { Expansion, HookContext } from '../../core/expansion.js';
 import { meepleError, type MeepleError } from '../../core/errors.js';
-import type { ChoosableSetup } from '../../core/engine/play.js';
+import type { ChoosableSetup } from '../../core/engine/setup.js';
 import { err, ok, type Result } from '../../core/result.js';
 import type { ExpansionMove, GameView, Move } from '../../core/state.js';
 import { cellKey } from '../../core/state.js';
