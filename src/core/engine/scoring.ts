@@ -6,6 +6,7 @@ import type { FeatureRef, ScoreReason } from '../events.js';
 import type { ScoringContext } from '../game.js';
 import type { TileFollower } from '../expansion.js';
 import { findRoot, segmentLocal } from '../features.js';
+import { sortShort } from '../board.js';
 import type { Follower, GameState, GameView } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
 import type { Immutable } from '../types.js';
@@ -28,6 +29,22 @@ export function followersOn(s: Immutable<GameView>, root: number): number[] {
     if (findRoot(s.features.parent, s.tiles[f.tile]!.node + f.local) === root) counts[f.player]!++;
   }
   return counts;
+}
+
+/**
+ * The features that hold followers (their root segments), ascending, each once: the order in
+ * which final scorings visit them (deterministic event order).
+ */
+export function occupiedRoots(s: Immutable<GameView>): number[] {
+  const g = s.features;
+  const out: number[] = [];
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const r = findRoot(g.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local);
+    if (!out.includes(r)) out.push(r);
+  }
+  sortShort(out);
+  return out;
 }
 
 /** Players with the most followers on feature `root`, a root segment (all tied players; none if nobody stands there). */

@@ -2,6 +2,7 @@
  * The Castle's decisions of a turn: the placing player's order of scorings and tokens 2 and 3
  * (offered only when they matter), the final-token choices, and the extra turn of wall token 1.
  */
+import { sortShort } from '../../core/board.js';
 import type { HookContext } from '../../core/expansion.js';
 import { featureRef } from '../../core/engine/scoring.js';
 import type { GameView, Move } from '../../core/state.js';
@@ -115,18 +116,13 @@ export function orderScorings(c: CastleRules, ctx: HookContext): 'wait' | void {
     if (scorer < 0 || !scoreDecision(c, s, scorer, roots)) return;
   } else {
     // Sorted by (rank, root) with keys packed as rank * 2^24 + root (roots are segment
-    // indices, far below 2^24), in place: an insertion sort of a handful of numbers, no
-    // closures, then the keys unpacked below.
+    // indices, far below 2^24), in place (a handful of numbers, no comparator), then the keys
+    // unpacked below.
     for (let i = 0; i < roots.length; i++) {
       const p = scorerOf(s, roots[i]!);
-      const key = (p === s.active ? 0 : p >= 0 ? 1 : 2) * 0x1000000 + roots[i]!;
-      let j = i;
-      while (j > 0 && roots[j - 1]! > key) {
-        roots[j] = roots[j - 1]!;
-        j--;
-      }
-      roots[j] = key;
+      roots[i] = (p === s.active ? 0 : p >= 0 ? 1 : 2) * 0x1000000 + roots[i]!;
     }
+    sortShort(roots);
     // The group scored next (nextGroup's): the leading roots of the first one's rank, which
     // share its scorer (the rank names it: two players) and are ascending already.
     const rank = Math.floor(roots[0]! / 0x1000000);

@@ -6,11 +6,11 @@ import type { Immutable } from '../../core/types.js';
 import type { CastleLayout } from './data.js';
 
 /**
- * Scratch for {@link largestEmptyRegion}, grown to the largest board seen: the only module-level
- * mutable state, and pure scratch. `open` is fully rewritten (every one of the board's cells)
- * before each use, and a `stack` entry is read only after this same call wrote it; nothing
- * carries over from one call to the next. It saves allocating two typed arrays of the board's
- * size in every game's final scoring.
+ * Scratch for {@link largestEmptyRegion}, grown to the largest board seen: module-level, and pure
+ * scratch. `open` is fully rewritten (every one of the board's cells) before each use, and a
+ * `stack` entry is read only after this same call wrote it; nothing carries over from one call
+ * to the next. It saves allocating two typed arrays of the board's size in every game's final
+ * scoring.
  */
 let scratchOpen = new Uint8Array(0);
 let scratchStack = new Int32Array(0);

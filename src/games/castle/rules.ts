@@ -5,7 +5,7 @@
 import { findRoot, tileCount } from '../../core/features.js';
 import type { ScoringContext } from '../../core/game.js';
 import type { HookContext } from '../../core/expansion.js';
-import { award, featureRef, returnFollowers } from '../../core/engine/scoring.js';
+import { award, featureRef, occupiedRoots, returnFollowers } from '../../core/engine/scoring.js';
 import type { GameState, GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
 import type { Ruleset } from '../../core/ruleset.js';
@@ -280,19 +280,7 @@ function finalValue(s: Immutable<GameView>, token: number, root: number): number
 /** Roots of the given kind that hold followers, ascending. */
 export function rootsWithFollowers(s: Immutable<GameView>, kind: number): number[] {
   const g = s.features;
-  const out: number[] = [];
-  const fs = s.followers;
-  for (let i = 0; i < fs.length; i++) {
-    const f = fs[i]!;
-    const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
-    if (g.kind[r] !== kind) continue;
-    // Inserted in ascending order, once each (a handful of roots: no sort with a comparator).
-    let j = out.length;
-    while (j > 0 && out[j - 1]! > r) j--;
-    if (j > 0 && out[j - 1] === r) continue;
-    out.splice(j, 0, r);
-  }
-  return out;
+  return occupiedRoots(s).filter((r) => g.kind[r] === kind);
 }
 
 /** The largest orthogonally connected group of empty play-area cells (digest, End of game 1). */

@@ -2,10 +2,9 @@
  * Classic Carcassonne, base game (2nd edition): feature kinds, tiles, scoring.
  * Rules: the classic digest; see docs/rules/classic.md for each rule and its test.
  */
-import { sortShort } from '../../core/board.js';
 import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
-import { award, majority, returnFollowers } from '../../core/engine/scoring.js';
+import { award, majority, occupiedRoots, returnFollowers } from '../../core/engine/scoring.js';
 import { parseTileSpec, type FeatureKindDef } from '../../core/tiles.js';
 import { CLASSIC_BASE_TILES } from './tiles.js';
 import { classicScoreBounds } from './bounds.js';
@@ -45,13 +44,7 @@ function scoreCompleted(ctx: ScoringContext, root: number): void {
 function finalScoring(ctx: ScoringContext): void {
   const s = ctx.state;
   const g = s.features;
-  // Roots with followers, in ascending order (deterministic event order).
-  const roots: number[] = [];
-  for (const f of s.followers) {
-    const r = findRoot(g.parent, s.tiles[f.tile]!.node + f.local);
-    if (!roots.includes(r)) roots.push(r);
-  }
-  sortShort(roots);
+  const roots = occupiedRoots(s);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
     if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
