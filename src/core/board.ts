@@ -268,7 +268,7 @@ export function layTile(
   const g = s.features;
   const base = g.parent.length;
   // Never changed once made, so copies share it (clone.ts). It is born unfrozen: freezing here
-  // cost the Simulator a third of its speed; applyMove freezes what it adopts (reconcile.ts).
+  // cost the Simulator a third of its speed; applyMove freezes what it adopts (engine/sharing.ts).
   s.tiles.push({ id: tile.def.id, kind: tile.index, x, y, rotation, player, node: base });
   // The tile's cell (a frontier cell, or any cell for a start tile) and up to four new frontier cells.
   makeRoom(s, 5);

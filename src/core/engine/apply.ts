@@ -15,7 +15,7 @@ import { ChosenDrawError, NO_CHOSEN, type ChosenDraws } from './chosen-draws.js'
 import { playMove } from './play.js';
 import { setupGame } from './setup.js';
 import { cloneState } from './clone.js';
-import { deepFreeze, shareWithBase } from './reconcile.js';
+import { deepFreeze, shareWithBase } from './sharing.js';
 
 /** Options of a new game. */
 export interface NewGameOptions {

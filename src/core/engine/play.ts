@@ -15,7 +15,7 @@ import type { ExpansionMove, GameState, GameView, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { cloneJson } from './clone.js';
 import { firstDifference } from './json-diff.js';
-import { deepFreeze as deepFreezeJson } from './reconcile.js';
+import { deepFreeze as deepFreezeJson } from './sharing.js';
 import { finishTurn, resumeTurn } from './turn.js';
 
 /**

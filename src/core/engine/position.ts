@@ -10,7 +10,7 @@ import type { GameState, Move } from '../state.js';
 import type { Rotation } from '../types.js';
 import { checkGameOptions } from './apply.js';
 import { cloneState } from './clone.js';
-import { deepFreeze } from './reconcile.js';
+import { deepFreeze } from './sharing.js';
 import { checkMove } from './legal.js';
 import { ChosenDrawError, chosenDraws } from './chosen-draws.js';
 import { playMove } from './play.js';

@@ -13,7 +13,7 @@ import type { GameState, Move } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkGameOptions, type GameOptions } from './apply.js';
 import { cloneJson, cloneState } from './clone.js';
-import { deepFreeze } from './reconcile.js';
+import { deepFreeze } from './sharing.js';
 import { checkMove } from './legal.js';
 import { ChosenDrawError, chosenDraws, NO_CHOSEN } from './chosen-draws.js';
 import { playMove } from './play.js';

@@ -10,7 +10,7 @@ import type { Ruleset } from '../ruleset.js';
 import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { cloneState } from './clone.js';
-import { deepFreeze } from './reconcile.js';
+import { deepFreeze } from './sharing.js';
 import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlaceStep, turnMoves } from './legal.js';
 
 import { playMove } from './play.js';

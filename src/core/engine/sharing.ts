@@ -62,7 +62,7 @@ function freezeArray(v: unknown[], base: readonly unknown[]): unknown[] {
 /**
  * Makes `next`, the successor of `base` (a copy of it changed by the rules, owned by the caller),
  * share every part equal to the base's, field by field at the root (see {@link shareUnchanged});
- * the root itself is left unfrozen for immer. @internal
+ * the root itself is not frozen here (`applyMove` freezes it). @internal
  */
 export function shareWithBase(base: Record<string, unknown>, next: Record<string, unknown>): void {
   for (const key in next) {
