@@ -49,6 +49,8 @@ interface Row {
   tilesPerGame?: number;
   /** Simulator path: microseconds per tile placed (1e6 / (games/s * tiles per game)). */
   microsPerTile?: number;
+  /** Simulator path, classic-2p with expansions: the cost per tile placed over classic-2p's (how expansions are judged), when classic-2p was measured. */
+  perTileVsClassic?: number;
   runs: number;
 }
 
@@ -108,7 +110,7 @@ function simulatorGames({ name, rules, players }: Config): Row {
     gamesPerSecond: round(r.perSecond),
     movesPerGame: round(moves / games),
     tilesPerGame: round(perGame),
-    microsPerTile: Math.round((1e7 / (r.perSecond * perGame))) / 10,
+    microsPerTile: Math.round(1e8 / (r.perSecond * perGame)) / 100,
     runs: r.runs,
   };
 }
@@ -226,9 +228,10 @@ const configs: Config[] = [
   { name: 'classic-2p', rules: classic, players: 2 },
   { name: 'classic-4p', rules: classic, players: 4 },
   { name: 'castle-2p', rules: castle, players: 2 },
-  // Single expansions, measured against classic-2p per tile placed.
-  { name: 'classic-2p+tower', rules: must(together(['tower'])), players: 2 },
-  { name: 'classic-2p+princess-dragon', rules: must(together(['princess-dragon'])), players: 2 },
+  // Every expansion alone (River I and II together), measured against classic-2p per tile placed.
+  ...Object.keys(CLI_EXPANSIONS)
+    .sort()
+    .map((id) => ({ name: `classic-2p+${id}`, rules: must(together([id])), players: 2 })),
   { name: `classic-2p+${ids.join('+')}`, rules: all, players: 2 },
   ...(others.length === 0 ? [] : [{ name: `classic-2p+${others.join('+')}`, rules: must(together(others)), players: 2 }]),
 ];
@@ -257,6 +260,15 @@ for (const c of configs) {
     results = results.concat(JSON.parse(out) as Row[]);
   }
 }
+// Expansions are judged by their cost per tile placed against classic's (one figure from each process).
+const perTile = (r: Row | undefined) => (r?.gamesPerSecond !== undefined && r.tilesPerGame !== undefined ? 1 / (r.gamesPerSecond * r.tilesPerGame) : undefined);
+const base = perTile(results.find((r) => r.config === 'classic-2p' && r.path === 'simulator'));
+if (base !== undefined) {
+  for (const r of results) {
+    const mine = r.path === 'simulator' && r.config.startsWith('classic-2p+') ? perTile(r) : undefined;
+    if (mine !== undefined) r.perTileVsClassic = Math.round((100 * mine) / base) / 100;
+  }
+}
 const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
 if (values.json) {
   process.stdout.write(`${JSON.stringify({ machine, secondsPerFigure: budget / 1000, results })}\n`);
@@ -271,7 +283,7 @@ if (values.json) {
           : r.actionsPerSecond !== undefined
             ? `${r.actionsPerSecond} actions/s`
             : `${r.microsPerClone} us/clone`;
-    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''})` : '';
-    console.log(`${r.config.padEnd(36)} ${r.path.padEnd(11)} ${figure}${extra}`);
+    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile` : ''})` : '';
+    console.log(`${r.config.padEnd(40)} ${r.path.padEnd(11)} ${figure}${extra}`);
   }
 }
