@@ -51,11 +51,17 @@ function emitCompleted(rules: Ruleset, s: GameState, root: number, emit: Emit): 
 
 /** Scores what the last tile completed, passes the turn, draws the next tile. */
 export function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
-  if (rules.hooks.afterAction.length > 0) {
-    // Expansions may react to the action before anything is scored (the dragon's flight).
-    s.flow = { phase: 'react', roots: [], hook: 0, completed: [] };
-    resumeTurn(rules, s, emit);
-    return;
+  const react = rules.hooks.afterAction;
+  if (react.length > 0) {
+    // Expansions may react to the action before anything is scored (the dragon's flight). Most
+    // turns nobody waits here: the flow is recorded only when a hook pauses the turn.
+    const ctx: ScoringContext = { rules, state: s, emit };
+    for (let i = 0; i < react.length; i++) {
+      if (react[i]!(ctx) === 'wait') {
+        s.flow = { phase: 'react', roots: [], hook: i + 1, completed: [] };
+        return;
+      }
+    }
   }
   scoreTurn(rules, s, emit);
 }
