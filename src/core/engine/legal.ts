@@ -10,7 +10,7 @@ import type { Ruleset } from '../ruleset.js';
 import type { CompiledTile } from '../tiles.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
-import { actionClaim, deployTargets, ownerOf } from './play.js';
+import { actionClaim, claimNow, deployTargets, ownerOf, type ClaimNow } from './play.js';
 import { firstDifference } from './json-diff.js';
 
 /**
@@ -70,10 +70,9 @@ export function turnMoves(rules: Ruleset, state: Immutable<GameView>): readonly 
 /**
  * The moves of the deploy step that are not deployments, in canonical order: the expansions'
  * alternatives (`deployMoves`, hook order), then the moves of the whole turn. `pass` not included.
- * Read only (see {@link turnMoves}). @internal
+ * Read only (see {@link turnMoves}). `claim`: the state's {@link claimNow}, when the caller asked it already. @internal
  */
-export function deployExtras(rules: Ruleset, state: Immutable<GameView>): readonly Move[] {
-  const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
+export function deployExtras(rules: Ruleset, state: Immutable<GameView>, claim: ClaimNow = claimNow(rules, state)): readonly Move[] {
   if (claim !== null) {
     // The action belongs to one expansion: only its moves, and the moves of the whole turn.
     const out = claim.owner.deployMoves?.(rules, state) ?? [];
@@ -91,8 +90,8 @@ export function deployExtras(rules: Ruleset, state: Immutable<GameView>): readon
 }
 
 /** Whether passing is offered at this deploy step (not when an expansion's claim on the action is forced). @internal */
-export function passOffered(rules: Ruleset, state: Immutable<GameView>): boolean {
-  return rules.hooks.claimers.length === 0 || actionClaim(rules, state)?.claim.forced !== true;
+export function passOffered(rules: Ruleset, state: Immutable<GameView>, claim: ClaimNow = claimNow(rules, state)): boolean {
+  return claim === null || claim.claim.forced !== true;
 }
 
 /** Number of legal moves (without building the placements and deployments). @internal */
@@ -214,12 +213,13 @@ export function randomPlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: st
 /**
  * At a deploy step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]` would.
  * Returns the local feature of a deployment (>= 0), -1 for pass, or `-2 - i` for `extras[i]`
- * (the expansions' moves of the step, from {@link deployExtras}, passed in; empty without them). @internal
+ * (the expansions' moves of the step, from {@link deployExtras}, passed in; empty without them;
+ * `claim`: the state's {@link claimNow}, when the caller asked it already). @internal
  */
-export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, extras: readonly Move[] = []): number {
-  const bits = deployTargets(rules, s);
+export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, extras: readonly Move[] = [], claim: ClaimNow = claimNow(rules, s)): number {
+  const bits = deployTargets(rules, s, claim);
   const d = bitCount(bits);
-  let i = random(d + extras.length + (passOffered(rules, s) ? 1 : 0));
+  let i = random(d + extras.length + (passOffered(rules, s, claim) ? 1 : 0));
   if (i >= d) return i === d + extras.length ? -1 : -2 - (i - d);
   for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return f;
 }

@@ -37,7 +37,8 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, o
       const ctx: ScoringContext = { rules, state: s, emit };
       for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!(ctx, index);
     }
-    if (deployTargets(rules, s) > 0 || hasDeployMoves(rules, s)) s.step = { kind: 'deploy', player: move.player };
+    const claim = claimNow(rules, s);
+    if (deployTargets(rules, s, claim) > 0 || hasDeployMoves(rules, s, claim)) s.step = { kind: 'deploy', player: move.player };
     else finishTurn(rules, s, emit);
     return;
   }
@@ -73,13 +74,15 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, o
 
 /**
  * Bit set of the placed tile's local features a follower may go on (bit i = local feature i),
- * or 0 when the player has no follower left or every feature is taken. @internal
+ * or 0 when the player has no follower left, an expansion claims the action (`claim`: the
+ * {@link claimNow} of this state, for callers that ask it once for several questions) or every
+ * feature is taken. @internal
  */
-export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
+export function deployTargets(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow = claimNow(rules, s)): number {
   const index = s.tiles.length - 1;
   const placed = s.tiles[index]!;
   if (placed.player < 0 || s.supply[placed.player]! <= 0) return 0;
-  if (rules.hooks.claimers.length > 0 && actionClaim(rules, s) !== null) return 0;
+  if (claim !== null) return 0;
   const allowed = rules.hooks.deployAllowed;
   for (let i = 0; i < allowed.length; i++) if (!allowed[i]!(rules, s)) return 0;
   const tile = rules.tiles[placed.kind]!;
@@ -92,8 +95,7 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>): number {
 }
 
 /** Whether any expansion offers a move at the deploy step now (only the claiming one, when one claims the action). */
-function hasDeployMoves(rules: Ruleset, s: Immutable<GameView>): boolean {
-  const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, s) : null;
+function hasDeployMoves(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow): boolean {
   if (claim !== null) return (claim.owner.deployMoves?.(rules, s).length ?? 0) > 0;
   const hooks = rules.hooks.deployMoves;
   for (let i = 0; i < hooks.length; i++) if (hooks[i]!(rules, s).length > 0) return true;
@@ -111,6 +113,17 @@ export function actionClaim(rules: Ruleset, s: Immutable<GameView>): { readonly 
     if (claim !== null) return { owner: list[i]!, claim };
   }
   return null;
+}
+
+/** An expansion's claim on this turn's action with its owner (see {@link actionClaim}), or null. @internal */
+export type ClaimNow = { readonly owner: Expansion; readonly claim: ActionClaim } | null;
+
+/**
+ * {@link actionClaim}, asked only when some module can claim: the deploy step asks it for its
+ * targets, its modules' moves and whether passing is offered, so callers ask once and hand it on. @internal
+ */
+export function claimNow(rules: Ruleset, s: Immutable<GameView>): ClaimNow {
+  return rules.hooks.claimers.length > 0 ? actionClaim(rules, s) : null;
 }
 
 /** The expansion that owns a move type or step kind `'<id>/<name>'`. @internal */

@@ -13,7 +13,7 @@ import { cloneState } from './clone.js';
 import { deepFreeze } from './sharing.js';
 import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlaceStep, turnMoves } from './legal.js';
 
-import { playMove } from './play.js';
+import { claimNow, playMove } from './play.js';
 import { keyX, keyY } from '../state.js';
 import type { Rotation } from '../types.js';
 
@@ -179,8 +179,9 @@ class SimulatorImpl implements Simulator {
       return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
     }
     if (step.kind === 'deploy') {
-      const extras = deployExtras(this.rules, s);
-      const f = randomDeploy(this.rules, s, random, extras);
+      const claim = claimNow(this.rules, s);
+      const extras = deployExtras(this.rules, s, claim);
+      const f = randomDeploy(this.rules, s, random, extras, claim);
       if (f === -1) return { type: 'pass', player: step.player };
       if (f < -1) return extras[-2 - f]!;
       const placed = s.tiles[s.tiles.length - 1]!;
