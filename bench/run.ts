@@ -49,6 +49,8 @@ interface Row {
   tilesPerGame?: number;
   /** Simulator path: microseconds per tile placed (1e6 / (games/s * tiles per game)). */
   microsPerTile?: number;
+  /** Simulator path: microseconds per move (decision) played: expansions add decisions to a tile (the dragon's steps, the fairy). */
+  microsPerMove?: number;
   /** Simulator path, classic-2p with expansions: the cost per tile placed over classic-2p's (how expansions are judged), when classic-2p was measured. */
   perTileVsClassic?: number;
   runs: number;
@@ -111,6 +113,7 @@ function simulatorGames({ name, rules, players }: Config): Row {
     movesPerGame: round(moves / games),
     tilesPerGame: round(perGame),
     microsPerTile: Math.round(1e8 / (r.perSecond * perGame)) / 100,
+    microsPerMove: Math.round(1e8 / (r.perSecond * (moves / games))) / 100,
     runs: r.runs,
   };
 }
@@ -283,7 +286,7 @@ if (values.json) {
           : r.actionsPerSecond !== undefined
             ? `${r.actionsPerSecond} actions/s`
             : `${r.microsPerClone} us/clone`;
-    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile` : ''})` : '';
+    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.microsPerMove !== undefined ? `, ${r.microsPerMove} us/move` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile` : ''})` : '';
     console.log(`${r.config.padEnd(40)} ${r.path.padEnd(11)} ${figure}${extra}`);
   }
 }
