@@ -11,9 +11,9 @@ import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY, type GameState, type GameView, type Move } from '../core/state.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
-import { playMove } from '../core/engine/play.js';
+import { claimNow, playMove } from '../core/engine/play.js';
 import { actionToString as actionString, capacity, combinedPlacements, encodeSplit, newScratch, NO_BUFFER, playAction, writeLegal, type Scratch } from './actions.js';
-import { CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExplicit, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
+import { CHANCE_PLAYER, CHANCE_STEP, TERMINAL_PLAYER, chanceOutcomes, concealAll, playChanceExplicit, isChanceNode, maxChanceOutcomes, playChance, playExplicit, redrawAll, writeDrawable, type ChanceOutcome } from './chance.js';
 import { actionLayout, type ActionForm, type ActionLayout, type ReturnKind } from './layout.js';
 import { returns } from './returns.js';
 import { serializeResearchState } from './research-state.js';
@@ -130,6 +130,24 @@ export interface ResearchSimulator {
   toString(): string;
 }
 
+/**
+ * Scratch space for listing placements, shared by every research simulator: filled and read within
+ * one call (nothing is kept in it between calls), so a new simulator allocates none. Grown on demand.
+ */
+let PLACEMENTS = new Int32Array(256);
+
+/** {@link PLACEMENTS}, large enough for the placements of any tile on this state's frontier. */
+function placementBuffer(s: Immutable<GameState>): Int32Array {
+  if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
+  return PLACEMENTS;
+}
+
+/** The move deploying the active player's follower on local feature `f` of the tile just placed. */
+function deployMove(rules: Ruleset, s: Immutable<GameState>, player: number, f: number): Move {
+  const placed = s.tiles[s.tiles.length - 1]!;
+  return { type: 'deploy', player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
+}
+
 class Research implements ResearchSimulator {
   readonly rules: Ruleset;
   readonly form: ActionForm;
@@ -241,11 +259,9 @@ class Research implements ResearchSimulator {
   }
   /**
    * A uniform legal action, or a chance outcome by its probability, applied; `seeded`: turn ends
-   * draw with the state's generator; `sampled` (playouts): placements drawn by rejection
-   * (`samplePlacement`: uniform too, but other actions for the same random stream), and the
-   * action's id not computed (-1 is returned at a decision: a playout hands out no actions).
+   * draw with the state's generator. Returns the action or outcome.
    */
-  #randomStep(random: RandomSource, seeded: boolean, sampled = false): number {
+  #randomStep(random: RandomSource, seeded: boolean): number {
     const s = this.#s;
     const step = s.step;
     if (step.kind === 'game-over') throw new Error('applyRandom: the game is over');
@@ -262,35 +278,26 @@ class Research implements ResearchSimulator {
     // Split form: a uniform legal move is a uniform legal action (they are in bijection), and
     // placements and follower targets can be drawn without listing them.
     if (this.form === 'split' && step.kind === 'place-tile' && (hooks.turnMoves.length === 0 || turnMoves(this.rules, s).length === 0)) {
-      const scratch = this.#scratch;
-      if (scratch.placements.length < 4 * s.frontier.length) scratch.placements = new Int32Array(Math.max(256, 8 * s.frontier.length));
-      const tile = this.rules.tileById.get(step.tile)!;
-      const p = sampled ? samplePlacement(this.rules, s, tile, scratch.placements, random) : randomPlacement(this.rules, s, step.tile, scratch.placements, random);
+      const p = randomPlacement(this.rules, s, step.tile, placementBuffer(s), random);
       const key = (p / 4) | 0;
       const x = keyX(key);
       const y = keyY(key);
       move = { type: 'place', player: step.player, x, y, rotation: (p & 3) as Rotation };
       action = ((y - w.y) * w.width + (x - w.x)) * 4 + (p & 3);
     } else if (this.form === 'split' && step.kind === 'deploy') {
-      const extras = deployExtras(this.rules, s);
-      const f = randomDeploy(this.rules, s, random, extras);
+      const claim = claimNow(this.rules, s);
+      const extras = deployExtras(this.rules, s, claim);
+      const f = randomDeploy(this.rules, s, random, extras, claim);
       if (f === -1) {
         move = { type: 'pass', player: step.player };
         action = this.#layout.pass;
       } else if (f < -1) {
         move = extras[-2 - f]!;
-        action = sampled ? -1 : encodeSplit(this.rules, this.#layout, s, move);
+        action = encodeSplit(this.rules, this.#layout, s, move);
       } else {
-        const placed = s.tiles[s.tiles.length - 1]!;
-        move = { type: 'deploy', player: step.player, feature: this.rules.tiles[placed.kind]!.def.features[f]!.id };
+        move = deployMove(this.rules, s, step.player, f);
         action = this.#layout.deploy + f;
       }
-    } else if (sampled && this.form === 'split') {
-      // A module's step in a playout: a uniform legal move is a uniform legal action, and nobody
-      // needs its id, so the moves are not encoded, sorted and decoded again.
-      const moves = listMoves(this.rules, s);
-      move = moves[random(moves.length)]!;
-      action = -1;
     } else {
       const legal = this.legalActions();
       action = legal[random(legal.length)]!;
@@ -301,6 +308,35 @@ class Research implements ResearchSimulator {
     if (seeded) playMove(this.rules, s, move, null, true);
     else playExplicit(this.rules, s, move, this.#scratch.discarded, true);
     return action;
+  }
+  /**
+   * A playout's random move (split form, seeded draws), made: uniform over the legal moves, as a
+   * uniform legal action would be (they are in bijection), but drawn as the core Simulator's
+   * playout draws them: placements by rejection (`samplePlacement`: other moves for the same
+   * random stream than {@link Research.applyRandom}'s), follower targets without listing them, a
+   * module's step from its short list; no action id is computed (nobody sees one).
+   */
+  #playoutMove(random: RandomSource): void {
+    const s = this.#s;
+    const rules = this.rules;
+    const step = s.step;
+    let move: Move;
+    if (step.kind === 'place-tile' && turnMoves(rules, s).length === 0) {
+      const p = samplePlacement(rules, s, rules.tileById.get(step.tile)!, placementBuffer(s), random);
+      const key = (p / 4) | 0;
+      move = { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+    } else if (step.kind === 'deploy') {
+      const claim = claimNow(rules, s);
+      const extras = deployExtras(rules, s, claim);
+      const f = randomDeploy(rules, s, random, extras, claim);
+      move = f === -1 ? { type: 'pass', player: step.player } : f < -1 ? extras[-2 - f]! : deployMove(rules, s, step.player, f);
+    } else {
+      // A module's step, or a place-tile step offering moves of the whole turn: its list is short.
+      const moves = listMoves(rules, s);
+      move = moves[random(moves.length)]!;
+    }
+    // The move was made here and is seen by nobody: the history keeps it as it is.
+    playMove(rules, s, move, null, true);
   }
   playout(random: RandomSource, policy?: Policy): number[] {
     const s = this.#s;
@@ -317,9 +353,12 @@ class Research implements ResearchSimulator {
     // Pending chance nodes first (a token just taken may lead to another before the turn ends).
     while (isChanceNode(s)) this.#randomStep(random, true);
     redrawAll(this.rules, s, random);
+    // Only modules' chance nodes are left (the engine draws the tiles): The Castle's tokens.
+    const fast = policy === undefined && this.form === 'split';
     while (!this.isTerminal()) {
-      if (this.isChanceNode()) this.#randomStep(random, true);
-      else if (policy === undefined) this.#randomStep(random, true, true);
+      if (s.step.player === CHANCE_PLAYER) playChance(this.rules, s, this.#sampleChance(random), null);
+      else if (fast) this.#playoutMove(random);
+      else if (policy === undefined) this.#randomStep(random, true);
       else playAction(this.rules, this.#layout, s, policy(this, this.legalActions()), this.form, this.#scratch, true);
     }
     return [...s.scores];
