@@ -52,11 +52,24 @@ export interface ActionLayout {
   readonly bagTiles: number;
 }
 
+/** Each ruleset's layout, computed once (a research simulator is made for every playout). */
+const LAYOUTS = new WeakMap<Ruleset, ActionLayout>();
+
 /**
  * The action layout of a ruleset. Throws when a module with moves of its own has no codec, or a
  * bounded board names no window (both are gaps in a module, not bad input). @internal
  */
 export function actionLayout(rules: Ruleset): ActionLayout {
+  let layout = LAYOUTS.get(rules);
+  if (layout === undefined) {
+    layout = computeLayout(rules);
+    LAYOUTS.set(rules, layout);
+  }
+  return layout;
+}
+
+/** {@link actionLayout}, computed. */
+function computeLayout(rules: Ruleset): ActionLayout {
   let bagTiles = 0;
   let followerTargets = 0;
   const tiles = rules.tiles;

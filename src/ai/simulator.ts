@@ -142,6 +142,34 @@ function placementBuffer(s: Immutable<GameState>): Int32Array {
   return PLACEMENTS;
 }
 
+/**
+ * A random move for a playout (split form): uniform over the legal moves, as a uniform legal action
+ * would be (they are in bijection), but drawn as the core Simulator's playout draws them:
+ * placements by rejection (`samplePlacement`: other moves for the same random stream than
+ * `applyRandom`'s), follower targets without listing them, a module's step from its short list;
+ * no action id is computed (nobody sees one).
+ */
+function playoutMove(rules: Ruleset, s: Immutable<GameState>, random: RandomSource): Move {
+  const step = s.step;
+  if (step.kind === 'place-tile' && turnMoves(rules, s).length === 0) {
+    const p = samplePlacement(rules, s, rules.tileById.get(step.tile)!, placementBuffer(s), random);
+    const key = (p / 4) | 0;
+    return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+  }
+  if (step.kind === 'deploy') {
+    const claim = claimNow(rules, s);
+    const extras = deployExtras(rules, s, claim);
+    const f = randomDeploy(rules, s, random, extras, claim);
+    if (f === -1) return { type: 'pass', player: step.player };
+    if (f < -1) return extras[-2 - f]!;
+    const placed = s.tiles[s.tiles.length - 1]!;
+    return { type: 'deploy', player: step.player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
+  }
+  // A module's step, or a place-tile step offering moves of the whole turn: its list is short.
+  const moves = listMoves(rules, s);
+  return moves[random(moves.length)]!;
+}
+
 /** The move deploying the active player's follower on local feature `f` of the tile just placed. */
 function deployMove(rules: Ruleset, s: Immutable<GameState>, player: number, f: number): Move {
   const placed = s.tiles[s.tiles.length - 1]!;
@@ -309,35 +337,6 @@ class Research implements ResearchSimulator {
     else playExplicit(this.rules, s, move, this.#scratch.discarded, true);
     return action;
   }
-  /**
-   * A playout's random move (split form, seeded draws), made: uniform over the legal moves, as a
-   * uniform legal action would be (they are in bijection), but drawn as the core Simulator's
-   * playout draws them: placements by rejection (`samplePlacement`: other moves for the same
-   * random stream than {@link Research.applyRandom}'s), follower targets without listing them, a
-   * module's step from its short list; no action id is computed (nobody sees one).
-   */
-  #playoutMove(random: RandomSource): void {
-    const s = this.#s;
-    const rules = this.rules;
-    const step = s.step;
-    let move: Move;
-    if (step.kind === 'place-tile' && turnMoves(rules, s).length === 0) {
-      const p = samplePlacement(rules, s, rules.tileById.get(step.tile)!, placementBuffer(s), random);
-      const key = (p / 4) | 0;
-      move = { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
-    } else if (step.kind === 'deploy') {
-      const claim = claimNow(rules, s);
-      const extras = deployExtras(rules, s, claim);
-      const f = randomDeploy(rules, s, random, extras, claim);
-      move = f === -1 ? { type: 'pass', player: step.player } : f < -1 ? extras[-2 - f]! : deployMove(rules, s, step.player, f);
-    } else {
-      // A module's step, or a place-tile step offering moves of the whole turn: its list is short.
-      const moves = listMoves(rules, s);
-      move = moves[random(moves.length)]!;
-    }
-    // The move was made here and is seen by nobody: the history keeps it as it is.
-    playMove(rules, s, move, null, true);
-  }
   playout(random: RandomSource, policy?: Policy): number[] {
     const s = this.#s;
     if (s.step.kind === 'game-over') return [...s.scores];
@@ -357,7 +356,8 @@ class Research implements ResearchSimulator {
     const fast = policy === undefined && this.form === 'split';
     while (!this.isTerminal()) {
       if (s.step.player === CHANCE_PLAYER) playChance(this.rules, s, this.#sampleChance(random), null);
-      else if (fast) this.#playoutMove(random);
+      // The move was made here and is seen by nobody: the history keeps it as it is.
+      else if (fast) playMove(this.rules, s, playoutMove(this.rules, s, random), null, true);
       else if (policy === undefined) this.#randomStep(random, true);
       else playAction(this.rules, this.#layout, s, policy(this, this.legalActions()), this.form, this.#scratch, true);
     }
