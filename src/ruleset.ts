@@ -7,6 +7,7 @@ import { meepleError, showValue, type MeepleError } from './core/errors.js';
 import type { Expansion } from './core/expansion.js';
 import { err, ok, type Result } from './core/result.js';
 import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
+import { boardLimitProblem } from './core/board.js';
 import { classicGame } from './games/classic/index.js';
 import type { BaseGame, GameModule } from './core/game.js';
 import { isModule, moduleProblem } from './module-check.js';
@@ -30,7 +31,8 @@ function isBaseGame(v: unknown): v is BaseGame {
  * unknown game, something that is not an expansion module (`options/unknown-expansion`), an
  * expansion given twice (`options/duplicate-expansion`), one that needs another that is missing
  * (`options/missing-requirement`), two that cannot be combined (`options/conflicting-expansions`),
- * invalid expansion options (`options/expansion-options`), or a malformed options object.
+ * invalid expansion options (`options/expansion-options`), modules whose tiles would make a game
+ * of more than 400 tiles (`options/too-many-tiles`), or a malformed options object.
  *
  * @example
  * ```ts
@@ -117,5 +119,8 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   }
   // Hook order is the expansions' own fixed order, whatever order they were listed in.
   expansions.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1));
-  return ok(compileRuleset(module, expansions));
+  const rules = compileRuleset(module, expansions);
+  const tooMany = boardLimitProblem(rules);
+  if (tooMany !== null) return err(meepleError('options/too-many-tiles', tooMany));
+  return ok(rules);
 }

@@ -8,6 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   applyMove,
+  cellKey,
   createRandomSource,
   createRuleset,
   createSimulator,
@@ -26,6 +27,8 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
+import { frontierIndex, parseTileSpec, tileAt } from '../src/authoring.js';
+import { CLASSIC_KINDS } from '../src/games/classic/index.js';
 import { Scenario, classicRules, rigDraw, readableId } from './helpers.js';
 
 function rulesOf(expansions: readonly Expansion[]): Ruleset {
@@ -125,6 +128,42 @@ describe('createRuleset: refusing bad expansion lists', () => {
     expect(r).toEqual({ code: 'options/expansion-options', message: 'picky: size must be positive, got -1' });
     const fine = plain('picky', 50, { options: { size: 2 }, validate: () => null });
     expect(refusal({ game: 'classic', expansions: [fine] }).code).toBe('ok');
+  });
+});
+
+describe('createRuleset: games stay within the board (options/too-many-tiles)', () => {
+  /** A module adding `count` straight roads (classic's U) and, optionally, its own start tile. */
+  const roads = (count: number, start?: { x: number; y: number }): Expansion =>
+    plain('roads', 80, {
+      tiles: [parseTileSpec('road-U', count, 'r:E2,W2 f:N,E1,W3 f:E3,S,W1', CLASSIC_KINDS)],
+      ...(start === undefined ? {} : { start: [{ tile: 'road-U', x: start.x, y: start.y, rotation: 0 }] }),
+    });
+
+  test('more than 400 tiles (the bag\'s and the start tiles) are refused; 400 are fine', () => {
+    // Classic: 72 tiles and its start tile D, counted among them and once more as a start.
+    expect(refusal({ game: 'classic', expansions: [roads(400 - 73)] }).code).toBe('ok');
+    const r = refusal({ game: 'classic', expansions: [roads(401 - 73)] });
+    expect(r.code).toBe('options/too-many-tiles');
+    expect(r.message).toMatch(/401 tiles .* at most 400/);
+  });
+
+  test('a start tile so far out that a line of every tile could leave the board (511 cells each way) is refused', () => {
+    // 72 classic tiles + 10 roads + the start: 83 tiles; 428 + 83 = 511 is the last that fits.
+    expect(refusal({ game: 'classic', expansions: [roads(10, { x: 428, y: 0 })] }).code).toBe('ok');
+    const r = refusal({ game: 'classic', expansions: [roads(10, { x: 0, y: -429 })] });
+    expect(r.code).toBe('options/too-many-tiles');
+    expect(r.message).toMatch(/429 cells from the centre .* 83 tiles/);
+  });
+
+  test('a game of 400 tiles, the most there may be, plays to the end: every tile and frontier cell is found in the cell table, and the state round-trips', () => {
+    const rules = rulesOf([roads(400 - 73)]);
+    const { state } = randomGame(rules, 2, 'four-hundred');
+    expect(state.step.kind).toBe('game-over');
+    expect(state.tiles.length).toBeGreaterThan(390);
+    state.tiles.forEach((t, i) => expect(tileAt(state, cellKey(t.x, t.y))).toBe(i));
+    state.frontier.forEach((key, j) => expect(frontierIndex(state, key)).toBe(j));
+    const parsed = parseState(rules, serializeState(state));
+    expect(parsed.ok && serializeState(parsed.value)).toBe(serializeState(state));
   });
 });
 

@@ -11,7 +11,7 @@
 import type { CompiledTile } from './tiles.js';
 import { oppositePort } from './tiles.js';
 import { addSegment, findRoot, unionFeatures } from './features.js';
-import { AROUND_DELTA, SIDE_DELTA, cellKey, filledArray, keyX, keyY, type GameState, type GameView } from './state.js';
+import { AROUND_DELTA, CELL_OFFSET, SIDE_DELTA, cellKey, filledArray, keyX, keyY, type GameState, type GameView } from './state.js';
 import type { Immutable, Rotation } from './types.js';
 import type { CompiledHooks } from './expansion.js';
 import type { Ruleset } from './ruleset.js';
@@ -44,20 +44,72 @@ function homeSlot(key: number, mask: number): number {
   return (Math.imul(key, 0x9e3779b1) >>> 16) & mask;
 }
 
-/** An empty slot's key in the cell table. */
+/**
+ * The most tiles a game may hold, start tiles included: `createRuleset` refuses rulesets with more
+ * (`options/too-many-tiles`, see {@link boardLimitProblem}). It keeps the cell table's values
+ * small (below) and the board inside its 1,023 x 1,023 cells. All the sets of this library together
+ * make about 150.
+ */
+export const MAX_GAME_TILES = 400;
+
+/**
+ * Why games of `rules` could outgrow the board, or null: more than {@link MAX_GAME_TILES} tiles
+ * (the bag's and the start tiles), or start tiles so far from the centre that a line of all the
+ * tiles could leave the 511 cells the board spans each way. @internal
+ */
+export function boardLimitProblem(rules: Pick<Ruleset, 'tileCount' | 'start'>): string | null {
+  const tiles = rules.tileCount + rules.start.length;
+  if (tiles > MAX_GAME_TILES) return `a game of these rules would hold ${tiles} tiles (the bag's and the start tiles); a game holds at most ${MAX_GAME_TILES}`;
+  let reach = 0;
+  for (const st of rules.start) reach = Math.max(reach, Math.abs(st.x), Math.abs(st.y));
+  if (reach + tiles > CELL_OFFSET - 1) {
+    return `a start tile ${reach} cells from the centre leaves no room for ${tiles} tiles in a line: the board spans ${CELL_OFFSET - 1} cells each way`;
+  }
+  return null;
+}
+
+/** An empty slot in the cell table. */
 const EMPTY_SLOT = -1;
 
 /**
- * The slot of cell `key` in a cell table (`cells`: pairs of key and value, see `GameState.cells`),
- * or the empty slot where it would go; -1 when a lap of the table finds neither (only a malformed
- * table, a view built by hand: we must not hang on it).
+ * A slot holds its cell's key and value in one number, `key * VALUE_SPAN + value + VALUE_BIAS`:
+ * keys are below 2^20 and values (a tile index, or `-2 - i` for frontier cell `i`) within
+ * ±(VALUE_BIAS - 1), so a slot is a non-negative integer below 2^31 (a small integer to V8: one
+ * machine word, where two numbers a slot cost two). A game has at most {@link MAX_GAME_TILES}
+ * tiles, so its tile indexes stay within the bias, and so does its frontier: a tile fills one
+ * frontier cell and opens at most three, so n tiles, k of them start tiles away from the others,
+ * keep at most 2n + 2k cells open (with k <= 64, below 1,000).
+ */
+const VALUE_BITS = 11;
+const VALUE_SPAN = 1 << VALUE_BITS;
+const VALUE_BIAS = 1024;
+
+/** The key of a filled slot. */
+function slotKey(slot: number): number {
+  return slot >>> VALUE_BITS;
+}
+
+/** The value of a filled slot. */
+function slotValue(slot: number): number {
+  return (slot & (VALUE_SPAN - 1)) - VALUE_BIAS;
+}
+
+/** The slot holding `key` with `value`. */
+function packSlot(key: number, value: number): number {
+  return key * VALUE_SPAN + value + VALUE_BIAS;
+}
+
+/**
+ * The index in `cells` of the slot of cell `key` (see `GameState.cells`), or of the empty slot
+ * where it would go; -1 when a lap of the table finds neither (only a malformed table, a view
+ * built by hand: we must not hang on it).
  */
 function slotOf(cells: readonly number[], key: number): number {
-  const mask = (cells.length >>> 1) - 1;
+  const mask = cells.length - 1;
   if (mask < 0) return -1;
   for (let i = homeSlot(key, mask), n = 0; n <= mask; i = (i + 1) & mask, n++) {
-    const k = cells[2 * i]!;
-    if (k === key || k === EMPTY_SLOT) return i;
+    const v = cells[i]!;
+    if (v === EMPTY_SLOT || slotKey(v) === key) return i;
   }
   return -1;
 }
@@ -65,7 +117,9 @@ function slotOf(cells: readonly number[], key: number): number {
 /** The value of cell `key` in the cell table: a tile index (>= 0), `-2 - i` for frontier cell `i`, or -1 (empty). */
 function cellValue(cells: readonly number[], key: number): number {
   const i = slotOf(cells, key);
-  return i >= 0 && cells[2 * i] === key ? cells[2 * i + 1]! : -1;
+  if (i < 0) return -1;
+  const v = cells[i]!;
+  return v === EMPTY_SLOT ? -1 : slotValue(v);
 }
 
 /** The index of the tile on cell `key`, or -1 if the cell is empty. */
@@ -85,14 +139,14 @@ export function frontierIndex(state: Immutable<GameView>, key: number): number {
  * fourteen times faster than building one element by element). Never written: a constant, not
  * module state.
  */
-const EMPTY_TABLE: readonly number[] = filledArray(2 * 2048, EMPTY_SLOT);
+const EMPTY_TABLE: readonly number[] = filledArray(4096, EMPTY_SLOT);
 
-/** A packed cell table of `slots` empty slots (two numbers a slot). */
+/** A packed cell table of `slots` empty slots. */
 function emptySlots(slots: number): number[] {
-  return 2 * slots <= EMPTY_TABLE.length ? EMPTY_TABLE.slice(0, 2 * slots) : filledArray(2 * slots, EMPTY_SLOT);
+  return slots <= EMPTY_TABLE.length ? EMPTY_TABLE.slice(0, slots) : filledArray(slots, EMPTY_SLOT);
 }
 
-/** The cell table of a new game: 16 empty slots, two numbers a slot (it grows as the board does). @internal */
+/** The cell table of a new game: 16 empty slots (it grows as the board does). @internal */
 export function emptyCellTable(): number[] {
   return emptySlots(16);
 }
@@ -106,17 +160,14 @@ export function emptyCellTable(): number[] {
  */
 function makeRoom(s: GameState, more: number): void {
   const old = s.cells;
-  const slots = old.length >>> 1;
+  const slots = old.length;
   if (2 * (s.tiles.length + s.frontier.length + more) <= slots) return;
   let size = Math.max(16, 2 * slots);
   while (2 * (s.tiles.length + s.frontier.length + more) > size) size *= 2;
   const cells = (s.cells = emptySlots(size));
   for (let j = 0; j < slots; j++) {
-    const key = old[2 * j]!;
-    if (key === EMPTY_SLOT) continue;
-    const i = slotOf(cells, key);
-    cells[2 * i] = key;
-    cells[2 * i + 1] = old[2 * j + 1]!;
+    const v = old[j]!;
+    if (v !== EMPTY_SLOT) cells[slotOf(cells, slotKey(v))] = v;
   }
 }
 
@@ -132,7 +183,7 @@ function dropFrontier(s: GameState, i: number): void {
     const moved = frontier[last]!;
     frontier[i] = moved;
     demand[i] = demand[last]!;
-    s.cells[2 * slotOf(s.cells, moved) + 1] = -2 - i;
+    s.cells[slotOf(s.cells, moved)] = packSlot(moved, -2 - i);
   }
   frontier.pop();
   demand.pop();
@@ -272,13 +323,13 @@ export function layTile(
   s.tiles.push({ id: tile.def.id, kind: tile.index, x, y, rotation, player, node: base });
   // The tile's cell (a frontier cell, or any cell for a start tile) and up to four new frontier cells.
   makeRoom(s, 5);
-  const cells = s.cells;
-  const slot = slotOf(cells, key);
-  if (cells[2 * slot] === key) {
-    const v = cells[2 * slot + 1]!;
+  const slot = slotOf(s.cells, key);
+  if (s.cells[slot] !== EMPTY_SLOT) {
+    const v = slotValue(s.cells[slot]!);
     if (v <= -2) dropFrontier(s, -2 - v);
-  } else cells[2 * slot] = key;
-  cells[2 * slot + 1] = index;
+  }
+  const cells = s.cells;
+  cells[slot] = packSlot(key, index);
 
   // One segment per local feature.
   const kinds = tile.kinds;
@@ -311,7 +362,7 @@ export function layTile(
   for (let side = 0; side < 4; side++) {
     const nkey = key + SIDE_DELTA[side]!;
     const nslot = slotOf(cells, nkey);
-    const nt = cells[2 * nslot] === nkey ? cells[2 * nslot + 1]! : -1;
+    const nt = cells[nslot] === EMPTY_SLOT ? -1 : slotValue(cells[nslot]!);
     if (nt < 0) {
       if (inside !== null && !inside(nkey)) {
         // A bounded board's wall: the ports facing it are closed.
@@ -326,8 +377,7 @@ export function layTile(
       const bits = ((7 << (3 * facing)) << 12) | (cls << (3 * facing));
       if (nt <= -2) s.demand[-2 - nt] = s.demand[-2 - nt]! | bits;
       else {
-        cells[2 * nslot] = nkey;
-        cells[2 * nslot + 1] = -2 - s.frontier.length;
+        cells[nslot] = packSlot(nkey, -2 - s.frontier.length);
         s.frontier.push(nkey);
         s.demand.push(bits);
       }

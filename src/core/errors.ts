@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'options/castle-layout',
   'options/castle-tiles',
   'options/draws',
+  'options/too-many-tiles',
   'move/malformed',
   'move/unknown-type',
   'move/wrong-step',

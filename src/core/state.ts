@@ -216,11 +216,11 @@ export interface GameState {
   /** Placed tiles in order of placement. */
   tiles: PlacedTile[];
   /**
-   * The cell table: a hash table of the occupied cells and the frontier's cells, as pairs of
-   * numbers (`cells[2 * i]`: slot i's packed cell key, or -1 for an empty slot; `cells[2 * i + 1]`:
-   * the index of the tile on that cell, or `-2 - j` for cell `frontier[j]`). A power-of-two number
-   * of slots, kept at most half full. Read it with `tileAt`; `tiles` lists the occupied cells in
-   * order of placement, `frontier` the open ones.
+   * The cell table: a hash table of the occupied cells and the frontier's cells, one number a
+   * slot: -1 for an empty slot, else `key * 2048 + value + 1024` for the cell's packed key and its
+   * value, the index of the tile on that cell or `-2 - j` for cell `frontier[j]`. A power-of-two
+   * number of slots, kept at most half full. Read it with `tileAt`; `tiles` lists the occupied
+   * cells in order of placement, `frontier` the open ones.
    */
   cells: number[];
   /**
