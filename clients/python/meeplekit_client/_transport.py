@@ -9,7 +9,9 @@ child it is detached (:meth:`Transport.detach_after_fork`) and closing it does n
 from __future__ import annotations
 
 import collections
+import math
 import os
+import select
 import shlex
 import shutil
 import socket
@@ -17,12 +19,13 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Deque, List, Mapping, Optional
+from typing import Callable, Deque, List, Mapping, Optional
 
 from .errors import ServerError
 
 _STDERR_LINES = 40
 _RECV_BYTES = 1 << 18
+_PIPE_BYTES = 1 << 16  # a pipe holds 64 KiB: a read returns no more
 
 
 class Transport:
@@ -65,6 +68,59 @@ class Transport:
     def close(self) -> None:
         """Ends the session from this side (idempotent); does nothing in a forked child."""
         raise NotImplementedError
+
+    def abort(self) -> None:
+        """Ends the session from this side at once, the other side being known not to answer (a
+        request timed out): as :meth:`close`, without waiting for a graceful end."""
+        self.close()
+
+
+def _read_line(
+    buffer: bytearray,
+    receive: Callable[[Optional[float]], Optional[bytes]],
+    timeout: Optional[float],
+) -> Optional[bytes]:
+    """The next line (with its ``\\n``) of a stream read in chunks: the first whole line in
+    ``buffer`` (the bytes read after the last line taken), else the bytes received until a chunk
+    holds a ``\\n``, the bytes after it kept in ``buffer``. ``receive(left)`` returns the next
+    chunk, ``b""`` at the end of the stream, or None when ``left`` seconds pass first. Returns what
+    is left (``b""`` or a line cut short) at the end of the stream, None when ``timeout`` seconds
+    pass first (nothing is lost: the bytes received stay in ``buffer``).
+
+    A long line (megabytes of observations) is gathered as a list of chunks joined once."""
+    end = buffer.find(b"\n")
+    if end >= 0:
+        if end == len(buffer) - 1:
+            line = bytes(buffer)
+            buffer.clear()
+        else:
+            line = bytes(buffer[: end + 1])
+            del buffer[: end + 1]
+        return line
+    deadline = None if timeout is None else time.monotonic() + timeout
+    parts = [bytes(buffer)] if buffer else []
+    buffer.clear()
+    try:
+        while True:
+            chunk = receive(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if chunk is None:
+                buffer[:0] = b"".join(parts)
+                return None
+            if not chunk:
+                return b"".join(parts)
+            end = chunk.find(b"\n")
+            if end < 0:
+                parts.append(chunk)
+                continue
+            if end == len(chunk) - 1:
+                parts.append(chunk)
+            else:
+                parts.append(chunk[: end + 1])
+                buffer += memoryview(chunk)[end + 1 :]
+            return b"".join(parts)
+    except BaseException:
+        buffer[:0] = b"".join(parts)
+        raise
 
 
 def _point_at_devnull(fds: List[int]) -> None:
@@ -165,6 +221,16 @@ class PipeTransport(Transport):
         self.pid = self._proc.pid
         self._owner = os.getpid()
         self._closed = False
+        # On POSIX the output is read from its descriptor into a buffer of this transport's own, so
+        # that a wait with a timeout (poll) sees every byte not yet taken: the file object's buffer
+        # would hide the responses to pipelined requests that came in one read.
+        assert self._proc.stdout is not None
+        self._stdout_fd = self._proc.stdout.fileno()
+        self._buffer = bytearray()
+        self._poll = None
+        if os.name == "posix" and hasattr(select, "poll"):
+            self._poll = select.poll()
+            self._poll.register(self._stdout_fd, select.POLLIN)
         self._stderr_thread: Optional[threading.Thread] = None
         if self._proc.stderr is not None:
             self._stderr_thread = threading.Thread(
@@ -182,16 +248,26 @@ class PipeTransport(Transport):
         stdin.flush()
 
     def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
-        stdout = self._proc.stdout
-        assert stdout is not None
-        if timeout is not None and os.name == "posix":
-            import select
+        """As :meth:`Transport.read_line`; ``timeout`` is only heeded on POSIX (elsewhere a pipe
+        cannot be waited on with a timeout, and this waits for the line)."""
+        if os.name != "posix":
+            stdout = self._proc.stdout
+            assert stdout is not None
+            return stdout.readline()
+        return _read_line(self._buffer, self._receive, timeout)
 
-            # Only right while nothing is buffered in the file object: the hello line is read so.
-            ready, _, _ = select.select([stdout], [], [], max(0.0, timeout))
+    def _receive(self, left: Optional[float]) -> Optional[bytes]:
+        """The next chunk of the output (``b""`` at its end), or None when ``left`` seconds pass first."""
+        if self._closed:
+            raise ValueError("the server's output is closed")
+        if left is not None:
+            if self._poll is not None:
+                ready = bool(self._poll.poll(math.ceil(left * 1000)))
+            else:  # pragma: no cover - POSIX without poll
+                ready = bool(select.select([self._stdout_fd], [], [], left)[0])
             if not ready:
                 return None
-        return stdout.readline()
+        return os.read(self._stdout_fd, _PIPE_BYTES)
 
     def gone(self, when: str) -> ServerError:
         try:
@@ -232,9 +308,18 @@ class PipeTransport(Transport):
     def close(self) -> None:
         """Ends the server: closes its stdin (it exits at the end of its input), waits, then
         terminates its process group, then kills it."""
+        self._end(self._close_timeout)
+
+    def abort(self) -> None:
+        """Ends the server without waiting for it to finish what it was doing: closes its stdin,
+        then terminates its process group at once, then kills it."""
+        self._end(0.0)
+
+    def _end(self, grace: float) -> None:
         if os.getpid() != self._owner or self._closed:
             return
         self._closed = True
+        self._buffer = bytearray()
         proc = self._proc
         timeout = self._close_timeout
         try:
@@ -243,7 +328,7 @@ class PipeTransport(Transport):
         except OSError:
             pass
         try:
-            proc.wait(timeout=timeout)
+            proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             _signal(proc, "SIGTERM")
             try:
@@ -295,40 +380,23 @@ class SocketTransport(Transport):
         self._sock.sendall(data)
 
     def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
-        buffer = self._buffer
-        deadline = None if timeout is None else time.monotonic() + timeout
-        searched = 0
-        while True:
-            end = buffer.find(b"\n", searched)
-            if end >= 0:
-                if end == len(buffer) - 1:
-                    line = bytes(buffer)
-                    buffer.clear()
-                else:
-                    line = bytes(buffer[: end + 1])
-                    del buffer[: end + 1]
-                return line
-            searched = len(buffer)
-            if self._closed:
-                raise ValueError("the connection is closed")
-            if deadline is None:
-                chunk = self._sock.recv(_RECV_BYTES)
-            else:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self._sock.settimeout(left)
-                try:
-                    chunk = self._sock.recv(_RECV_BYTES)
-                except socket.timeout:
-                    return None
-                finally:
-                    self._sock.settimeout(None)
-            if not chunk:
-                line = bytes(buffer)
-                buffer.clear()
-                return line
-            buffer += chunk
+        return _read_line(self._buffer, self._receive, timeout)
+
+    def _receive(self, left: Optional[float]) -> Optional[bytes]:
+        """The next chunk from the connection (``b""`` at its end), or None when ``left`` seconds pass first."""
+        if self._closed:
+            raise ValueError("the connection is closed")
+        if left is None:
+            return self._sock.recv(_RECV_BYTES)
+        if left <= 0:
+            return None
+        self._sock.settimeout(left)
+        try:
+            return self._sock.recv(_RECV_BYTES)
+        except socket.timeout:
+            return None
+        finally:
+            self._sock.settimeout(None)
 
     def gone(self, when: str) -> ServerError:
         return ServerError(

@@ -36,10 +36,11 @@ class MeepleError(Exception):
 
 
 class ServerError(MeepleError):
-    """The server could not be started or reached, spoke another protocol, or stopped
-    (``client/...`` codes: ``client/spawn``, ``client/connect``, ``client/startup-timeout``,
-    ``client/hello``, ``client/protocol-version``, ``client/server-exited``, ``client/closed``,
-    ``client/forked``, ``client/bad-response``).
+    """The server could not be started or reached, spoke another protocol, stopped, or stopped
+    answering (``client/...`` codes: ``client/spawn``, ``client/connect``,
+    ``client/startup-timeout``, ``client/hello``, ``client/protocol-version``,
+    ``client/server-exited``, ``client/request-timeout``, ``client/closed``, ``client/forked``,
+    ``client/bad-response``).
 
     ``returncode`` is the process's exit status when it is known, and ``stderr`` the last lines the
     server wrote to its standard error (both unknown for a server reached over TCP).

@@ -111,6 +111,14 @@ class Server:
     ``Server.connect(port)`` is the same session over TCP, to a ``meeplekit serve --port P``
     started elsewhere: everything built on a server (games, states, environments) works the same,
     and closing it closes the connection only.
+
+    ``request_timeout`` (seconds, default None: no bound) bounds each wait for a response. A server
+    that has not answered within it raises :class:`ServerError` with code
+    ``client/request-timeout``, and the session is over, since its later responses would be out of
+    step with the requests: a started server is ended (as by :meth:`close`, without waiting for
+    it), a connection closed, and every later request fails saying so. Only POSIX can bound a wait
+    on a started server's pipe; elsewhere ``request_timeout`` bounds a connected server's
+    (:meth:`connect`) requests only, and a started server's are waited for as without it.
     """
 
     def __init__(
@@ -122,9 +130,11 @@ class Server:
         startup_timeout: float = 120.0,
         close_timeout: float = 5.0,
         stderr: str = "capture",
+        request_timeout: Optional[float] = None,
     ):
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
+        _check_timeout("request_timeout", request_timeout)
         self.command: Optional[List[str]] = resolve_command(command)
         """The command that started the server (None for a connected server)."""
         self.address: Optional[Tuple[str, int]] = None
@@ -139,28 +149,38 @@ class Server:
                 f"command argument) at a checkout: '{ENV_VAR}=node /path/to/meeplekit/dist/cli.js serve' "
                 "after npm run build there.",
             ) from e
-        self._start_session(transport, startup_timeout, time.monotonic())
+        self._start_session(transport, startup_timeout, time.monotonic(), request_timeout)
 
     @classmethod
-    def connect(cls, port: int, host: str = "127.0.0.1", *, timeout: Optional[float] = 10.0) -> "Server":
+    def connect(
+        cls,
+        port: int,
+        host: str = "127.0.0.1",
+        *,
+        timeout: Optional[float] = 10.0,
+        request_timeout: Optional[float] = None,
+    ) -> "Server":
         """A session on a ``meeplekit serve --port P`` that is already running: one TCP connection
         to ``host:port``, which the server serves as a session of its own (its own games and
-        handles). ``timeout`` bounds the connection and the wait for the hello line together, in
-        seconds (None: no bound). The server is checked as a started one is (hello line, protocol
-        version); :meth:`close` closes the connection and leaves the server running; :attr:`pid`
-        is None, :attr:`address` is ``(host, port)``.
+        handles). ``timeout`` bounds the connection and the
+        wait for the hello line together, in seconds (None: no bound); ``request_timeout`` bounds
+        each wait for a response afterwards, as for a started server (None: no bound). The
+        server is checked as a started one is (hello line, protocol version); :meth:`close`
+        closes the connection and leaves the server running; :attr:`pid` is None,
+        :attr:`address` is ``(host, port)``.
 
         Raises :class:`ServerError`: ``client/connect`` when no connection can be made (refused,
         an unknown host, no answer within ``timeout``), ``client/startup-timeout`` when the peer
         sends no hello line within ``timeout``, ``client/server-exited`` when it closes the
         connection first, ``client/hello`` or ``client/protocol-version`` when it is another
-        program or speaks another protocol.
+        program or speaks another protocol; later, ``client/request-timeout`` for a request not
+        answered within ``request_timeout`` (the connection is then closed).
         """
         port = operator.index(port)
         if not 0 < port < 65536:
             raise ValueError(f"port must be from 1 to 65535, got {port}")
-        if timeout is not None and timeout <= 0:
-            raise ValueError(f"timeout must be positive or None, got {timeout!r}")
+        _check_timeout("timeout", timeout)
+        _check_timeout("request_timeout", request_timeout)
         started = time.monotonic()
         try:
             transport = SocketTransport.connect(host, port, timeout)
@@ -169,15 +189,19 @@ class Server:
         server = cls.__new__(cls)
         server.command = None
         server.address = (host, port)
-        server._start_session(transport, timeout, started)
+        server._start_session(transport, timeout, started, request_timeout)
         return server
 
     # -- the session ----------------------------------------------------------------------------
 
-    def _start_session(self, transport: Transport, timeout: Optional[float], started: float) -> None:
+    def _start_session(
+        self, transport: Transport, timeout: Optional[float], started: float, request_timeout: Optional[float]
+    ) -> None:
         """Takes ``transport`` for this session and reads the hello line (within ``timeout``
         seconds of ``started``); closes the transport if that fails."""
         self._transport = transport
+        self.request_timeout = request_timeout
+        """The bound on each wait for a response, in seconds (None: none)."""
         self._owner = os.getpid()
         self._lock = threading.RLock()
         self._next_id = 0
@@ -232,9 +256,29 @@ class Server:
         self._dead = error
         return error
 
+    def _timed_out(self, op: str) -> ServerError:
+        """Records that the response to ``op`` did not come within the request timeout, ends the
+        session (the server, if this client started it) and returns the error saying so."""
+        transport = self._transport
+        if transport.pid is None:
+            who, ended = f"meeplekit serve at {transport.peer}", "closed the connection"
+        else:
+            who, ended = f"meeplekit serve ({transport.peer}, pid {transport.pid})", "ended the server"
+        transport.abort()
+        error = ServerError(
+            "client/request-timeout",
+            f"{who} did not answer {op!r} within {self.request_timeout:g} s (request_timeout): the client "
+            f"{ended} and this session is over, since any later response would be out of step with "
+            "the requests" + transport.stderr_note(),
+        )
+        self._dead = error
+        return error
+
     def _check_usable(self) -> None:
         if self._dead is not None:
-            raise ServerError(self._dead.code, "the server is gone: " + self._dead.message, self._dead.returncode, self._dead.stderr)
+            dead = self._dead
+            gone = "the session is over: " if dead.code == "client/request-timeout" else "the server is gone: "
+            raise ServerError(dead.code, gone + dead.message, dead.returncode, dead.stderr)
         if os.getpid() != self._owner:
             raise ServerError(
                 "client/forked",
@@ -266,9 +310,11 @@ class Server:
         """Reads the next response line and gives it to the oldest request in flight (the lock held)."""
         head = self._inflight[0]
         try:
-            line = self._transport.read_line()
+            line = self._transport.read_line(self.request_timeout)
         except (OSError, ValueError):
             line = b""
+        if line is None:
+            raise self._timed_out(head.op)
         if not line or not line.endswith(b"\n"):  # the end of the output, maybe in a line
             raise self._died(f"while answering {head.op!r}")
         try:
@@ -383,6 +429,12 @@ class Server:
     def __repr__(self) -> str:
         state = "closed" if self._closed else ("dead" if self._dead else "running")
         return f"<meeplekit Server {self._transport.describe()} {state} meeplekit {getattr(self, 'version', '?')}>"
+
+
+def _check_timeout(name: str, value: Optional[float]) -> None:
+    """Raises ``ValueError`` unless ``value`` is a positive number of seconds or None."""
+    if value is not None and not value > 0:
+        raise ValueError(f"{name} must be positive or None, got {value!r}")
 
 
 def _connect_failure(host: str, port: int, timeout: Optional[float], error: OSError) -> str:

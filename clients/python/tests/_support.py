@@ -13,8 +13,11 @@ import select
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 import unittest
 from pathlib import Path
 
@@ -105,6 +108,63 @@ class ListeningServer:
             self.kill(signal.SIGKILL)
             self.proc.wait()
         self.proc.stdout.close()
+
+
+def free_port():
+    """A port on 127.0.0.1 that nothing listens on (it was free a moment ago)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class FakePeer:
+    """A TCP listener on 127.0.0.1 that is not meeplekit serve (or a meeplekit serve that stops
+    answering): on its first connection it sends ``greeting`` (if any), then keeps the connection
+    open for ``hold`` seconds, never answering, then closes it. What the client sends is kept in
+    ``received``; ``client_closed`` is set when the client closes the connection first."""
+
+    def __init__(self, greeting=b"", hold=5.0):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = self.sock.getsockname()[1]
+        self.greeting = greeting
+        self.hold = hold
+        self.received = bytearray()
+        self.client_closed = threading.Event()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            if self.greeting:
+                conn.sendall(self.greeting)
+            deadline = time.monotonic() + self.hold
+            while not self.stopped.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                ready, _, _ = select.select([conn], [], [], min(left, 0.02))
+                if not ready:
+                    continue
+                try:
+                    data = conn.recv(65536)
+                except OSError:
+                    break
+                if not data:
+                    self.client_closed.set()
+                    break
+                self.received += data
+
+    def close(self):
+        self.stopped.set()
+        self.sock.close()
+        self.thread.join(timeout=5)
 
 
 class ServerTestCase(unittest.TestCase):

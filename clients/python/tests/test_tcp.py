@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import gc
 import random
-import socket
 import threading
 import time
 import unittest
 
-from _support import error_code_in_forked_child, ListeningServer, start_server
+from _support import error_code_in_forked_child, FakePeer, free_port, ListeningServer, start_server
 
 from meeplekit_client import AECEnv, MeepleError, Server, ServerError, VectorEnv, load_game
 
@@ -72,44 +71,6 @@ def run_aec(server, seed=11, steps=120):
         env.step(None if termination or truncation else rng.choice(list(legal)))
     env.close()
     return out
-
-
-def free_port():
-    """A port on 127.0.0.1 that nothing listens on (it was free a moment ago)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class FakePeer:
-    """A TCP listener on 127.0.0.1 that is not meeplekit serve: on each connection it sends
-    ``greeting`` (if any), then holds the connection open for ``hold`` seconds, then closes it."""
-
-    def __init__(self, greeting=b"", hold=5.0):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen()
-        self.port = self.sock.getsockname()[1]
-        self.greeting = greeting
-        self.hold = hold
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self):
-        try:
-            conn, _ = self.sock.accept()
-        except OSError:
-            return
-        with conn:
-            if self.greeting:
-                conn.sendall(self.greeting)
-            self.stopped.wait(self.hold)
-
-    def close(self):
-        self.stopped.set()
-        self.sock.close()
-        self.thread.join(timeout=5)
 
 
 class TcpTest(unittest.TestCase):

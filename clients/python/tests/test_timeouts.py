@@ -1,0 +1,166 @@
+"""Bounds on waiting: ``request_timeout``.
+
+A server that stops answering (a peer that sent its hello line and then nothing, over TCP and
+over a pipe) is a ``client/request-timeout`` after about the bound, and the session is over; real
+servers with a generous bound work as without one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+import unittest
+
+from _support import FakePeer, ListeningServer, serve_command
+
+from meeplekit_client import Server, ServerError, VectorEnv, load_game
+
+HELLO = b'{"hello":"meeplekit","protocol":1,"version":"0.0.0-test"}\n'
+
+# A "server" on a pipe that says hello, then neither answers nor reads nor exits at the end of its input.
+SILENT_SERVER = (
+    "import sys, time; sys.stdout.buffer.write(%r); sys.stdout.flush(); time.sleep(60)" % HELLO
+)
+
+listener = None
+
+
+def setUpModule():
+    global listener
+    listener = ListeningServer()
+
+
+def tearDownModule():
+    listener.stop()
+
+
+def play(game, seed, steps=30):
+    """Plays ``steps`` random moves (and draws) from ``seed``; returns the legal actions seen and the saved state."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    seen = []
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            seen.append(legal)
+            state.apply_action(rng.choice(legal))
+    return seen, state.serialize()
+
+
+def pid_running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+class RequestTimeoutTest(unittest.TestCase):
+    def assertTimedOut(self, caught, started, bound, op, peer):
+        elapsed = time.monotonic() - started
+        self.assertGreaterEqual(elapsed, bound * 0.9, "the bound was not waited for")
+        self.assertLess(elapsed, bound + 2.0, f"took {elapsed:.2f} s")
+        error = caught.exception
+        self.assertEqual(error.code, "client/request-timeout")
+        self.assertIn(peer, error.message)
+        self.assertIn(f"did not answer {op!r} within {bound:g} s", error.message)
+        self.assertIn("session is over", error.message)
+
+    def assertStaysOver(self, server):
+        self.assertFalse(server.alive)
+        self.assertIn("dead", repr(server))
+        for attempt in (server.info, lambda: server.submit("info")):
+            with self.assertRaises(ServerError) as caught:
+                attempt()
+            self.assertEqual(caught.exception.code, "client/request-timeout")
+            self.assertTrue(caught.exception.message.startswith("the session is over: "), caught.exception.message)
+
+    def test_connected_peer_stops_answering(self):
+        peer = FakePeer(greeting=HELLO, hold=10)
+        self.addCleanup(peer.close)
+        server = Server.connect(peer.port, timeout=5, request_timeout=0.3)
+        self.addCleanup(server.close)
+        self.assertEqual(server.request_timeout, 0.3)
+        started = time.monotonic()
+        with self.assertRaises(ServerError) as caught:
+            server.info()
+        self.assertTimedOut(caught, started, 0.3, "info", f"127.0.0.1:{peer.port}")
+        self.assertIn("closed the connection", caught.exception.message)
+        self.assertTrue(peer.client_closed.wait(2), "the client did not close the connection")
+        self.assertIn(b'"op":"info"', bytes(peer.received))
+        self.assertStaysOver(server)
+        server.close()  # still fine to close
+
+    def test_pending_result_times_out(self):
+        peer = FakePeer(greeting=HELLO, hold=10)
+        self.addCleanup(peer.close)
+        server = Server.connect(peer.port, timeout=5, request_timeout=0.2)
+        self.addCleanup(server.close)
+        first, second = server.submit("info"), server.submit("info")
+        started = time.monotonic()
+        with self.assertRaises(ServerError) as caught:
+            second.result()
+        self.assertTimedOut(caught, started, 0.2, "info", f"127.0.0.1:{peer.port}")  # the first in line
+        with self.assertRaises(ServerError) as caught:
+            first.result()
+        self.assertEqual(caught.exception.code, "client/request-timeout")
+        self.assertStaysOver(server)
+
+    def test_started_server_stops_answering(self):
+        # POSIX: a pipe can be waited on with a timeout there only
+        server = Server([sys.executable, "-c", SILENT_SERVER], request_timeout=0.3, startup_timeout=30)
+        self.addCleanup(server.close)
+        pid = server.pid
+        self.assertTrue(pid_running(pid))
+        started = time.monotonic()
+        with self.assertRaises(ServerError) as caught:
+            server.request("info")
+        self.assertTimedOut(caught, started, 0.3, "info", f"pid {pid}")
+        self.assertIn("ended the server", caught.exception.message)
+        self.assertFalse(pid_running(pid), "the server's process was not ended")  # at once, not after close_timeout
+        self.assertStaysOver(server)
+
+    def test_real_servers_with_a_bound(self):
+        connected = Server.connect(listener.port, timeout=30, request_timeout=30)
+        self.addCleanup(connected.close)
+        started = Server(serve_command(), request_timeout=30)
+        self.addCleanup(started.close)
+        unbounded = Server.connect(listener.port, timeout=30)
+        self.addCleanup(unbounded.close)
+        expected = play(load_game("classic", players=2, server=unbounded), "bound")
+        for server in (connected, started):
+            with self.subTest(server=repr(server)):
+                game = load_game("classic", players=2, server=server)
+                self.assertEqual(play(game, "bound"), expected)
+                # pipelined requests, their responses read from one buffer
+                pending = [server.submit("info") for _ in range(20)]
+                answers = server.request_many([("info", {})] * 20)
+                self.assertEqual([p.result()["protocol"] for p in pending], [1] * 20)
+                self.assertEqual([a["protocol"] for a in answers], [1] * 20)
+                a = VectorEnv(8, game, seed="a", server=server, observations=True)
+                b = VectorEnv(8, game, seed="b", server=server)
+                with a, b:
+                    a.step_async(a.random_actions(a.reset(), random.Random(1)))
+                    b.step_async(b.random_actions(b.reset(), random.Random(2)))
+                    self.assertEqual(len(a.step_wait().current_player), 8)
+                    self.assertEqual(len(b.step_wait().current_player), 8)
+                self.assertTrue(server.alive)
+
+    def test_bad_arguments(self):
+        for bad in (0, -1, 0.0, float("nan")):
+            with self.subTest(bad=bad):
+                with self.assertRaises(ValueError):
+                    Server.connect(listener.port, request_timeout=bad)
+                with self.assertRaises(ValueError):
+                    Server([sys.executable, "-c", SILENT_SERVER], request_timeout=bad)
+
+
+if __name__ == "__main__":
+    unittest.main()
