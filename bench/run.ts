@@ -53,6 +53,8 @@ interface Row {
   microsPerMove?: number;
   /** Simulator path, classic-2p with expansions: the cost per tile placed over classic-2p's (how expansions are judged), when classic-2p was measured. */
   perTileVsClassic?: number;
+  /** Simulator path, classic-2p with expansions: the cost per move (decision) over classic-2p's. */
+  perMoveVsClassic?: number;
   runs: number;
 }
 
@@ -264,13 +266,17 @@ for (const c of configs) {
   }
 }
 // Expansions are judged by their cost per tile placed against classic's (one figure from each process).
-const perTile = (r: Row | undefined) => (r?.gamesPerSecond !== undefined && r.tilesPerGame !== undefined ? 1 / (r.gamesPerSecond * r.tilesPerGame) : undefined);
-const base = perTile(results.find((r) => r.config === 'classic-2p' && r.path === 'simulator'));
-if (base !== undefined) {
-  for (const r of results) {
-    const mine = r.path === 'simulator' && r.config.startsWith('classic-2p+') ? perTile(r) : undefined;
-    if (mine !== undefined) r.perTileVsClassic = Math.round((100 * mine) / base) / 100;
-  }
+const per = (r: Row | undefined, unit: 'tilesPerGame' | 'movesPerGame') =>
+  r?.gamesPerSecond !== undefined && r[unit] !== undefined ? 1 / (r.gamesPerSecond * r[unit]) : undefined;
+const classicRow = results.find((r) => r.config === 'classic-2p' && r.path === 'simulator');
+const baseTile = per(classicRow, 'tilesPerGame');
+const baseMove = per(classicRow, 'movesPerGame');
+for (const r of results) {
+  if (r.path !== 'simulator' || !r.config.startsWith('classic-2p+')) continue;
+  const tile = per(r, 'tilesPerGame');
+  const move = per(r, 'movesPerGame');
+  if (tile !== undefined && baseTile !== undefined) r.perTileVsClassic = Math.round((100 * tile) / baseTile) / 100;
+  if (move !== undefined && baseMove !== undefined) r.perMoveVsClassic = Math.round((100 * move) / baseMove) / 100;
 }
 const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
 if (values.json) {
@@ -286,7 +292,7 @@ if (values.json) {
           : r.actionsPerSecond !== undefined
             ? `${r.actionsPerSecond} actions/s`
             : `${r.microsPerClone} us/clone`;
-    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.microsPerMove !== undefined ? `, ${r.microsPerMove} us/move` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile` : ''})` : '';
+    const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.microsPerMove !== undefined ? `, ${r.microsPerMove} us/move` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile, ${r.perMoveVsClassic}x per move` : ''})` : '';
     console.log(`${r.config.padEnd(40)} ${r.path.padEnd(11)} ${figure}${extra}`);
   }
 }
