@@ -9,6 +9,7 @@ child it is detached (:meth:`Transport.detach_after_fork`) and closing it does n
 from __future__ import annotations
 
 import collections
+import ipaddress
 import math
 import os
 import select
@@ -349,6 +350,61 @@ class PipeTransport(Transport):
 # -- a TCP connection ----------------------------------------------------------------------------
 
 
+def _is_ip_literal(host: str) -> bool:
+    """Whether ``host`` is an IPv4 or IPv6 address (needing no lookup), not a host name."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _lookup(host: str, port: int, timeout: float) -> list:
+    """``socket.getaddrinfo`` for a TCP connection to ``host:port``, within ``timeout`` seconds:
+    the lookup itself cannot be bounded, so it runs in a daemon thread that is waited for that
+    long (and left to finish on its own after). Raises ``socket.timeout`` when the time is up, or
+    what the lookup raised (``socket.gaierror`` for an unknown host)."""
+    outcome: list = []
+
+    def resolve() -> None:
+        try:
+            outcome.append(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
+        except BaseException as e:  # handed to the waiting thread
+            outcome.append(e)
+
+    thread = threading.Thread(target=resolve, daemon=True, name="meeplekit-connect-lookup")
+    thread.start()
+    thread.join(timeout)
+    if not outcome:
+        raise socket.timeout(f"the lookup of the host name {host!r} did not finish")
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _connect_to_any(addresses: list, deadline: float) -> socket.socket:
+    """A socket connected to the first of ``addresses`` (``getaddrinfo``'s answer) that accepts,
+    tried in order before ``deadline`` (as ``socket.create_connection`` does); raises the last
+    attempt's error, or ``socket.timeout`` when the time is up."""
+    error: Optional[OSError] = None
+    for family, kind, proto, _, address in addresses:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("timed out")
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(left)
+            sock.connect(address)
+            return sock
+        except OSError as e:
+            sock.close()
+            error = e
+    if error is not None:
+        raise error
+    raise OSError("getaddrinfo returned no address")
+
+
 class SocketTransport(Transport):
     """One TCP connection to a ``meeplekit serve --port P`` that was already listening: a session
     of its own on that server. Closing it closes the connection only; the server goes on."""
@@ -362,9 +418,14 @@ class SocketTransport(Transport):
 
     @classmethod
     def connect(cls, host: str, port: int, timeout: Optional[float]) -> "SocketTransport":
-        """Connects to ``host:port`` within ``timeout`` seconds; raises ``OSError`` (refused, an
-        unknown host, no route, ``socket.timeout``) when it cannot."""
-        sock = socket.create_connection((host, port), timeout=timeout)
+        """Connects to ``host:port`` within ``timeout`` seconds, the lookup of a host name
+        included; raises ``OSError`` (refused, an unknown host, no route, ``socket.timeout``) when
+        it cannot."""
+        if timeout is None or _is_ip_literal(host):
+            sock = socket.create_connection((host, port), timeout=timeout)
+        else:
+            deadline = time.monotonic() + timeout
+            sock = _connect_to_any(_lookup(host, port, timeout), deadline)
         try:
             sock.settimeout(None)
             # A request is one write, and a pipelined one must not wait for the last one's ack.

@@ -162,7 +162,7 @@ class Server:
     ) -> "Server":
         """A session on a ``meeplekit serve --port P`` that is already running: one TCP connection
         to ``host:port``, which the server serves as a session of its own (its own games and
-        handles). ``timeout`` bounds the connection and the
+        handles). ``timeout`` bounds the connection (the lookup of a host name included) and the
         wait for the hello line together, in seconds (None: no bound); ``request_timeout`` bounds
         each wait for a response afterwards, as for a started server (None: no bound). The
         server is checked as a started one is (hello line, protocol version); :meth:`close`
@@ -439,14 +439,16 @@ def _check_timeout(name: str, value: Optional[float]) -> None:
 
 def _connect_failure(host: str, port: int, timeout: Optional[float], error: OSError) -> str:
     """The message for a connection to ``host:port`` that failed with ``error``."""
-    where = f"meeplekit serve at {host}:{port}"
+    where = f"meeplekit serve at {host}:{port}" if ":" not in host else f"meeplekit serve at [{host}]:{port}"
     if isinstance(error, ConnectionRefusedError):
         return (
             f"could not connect to {where}: the connection was refused, nothing listens there. Start a server "
             f"with 'meeplekit serve --port {port}' (or --port 0: its first line of output names the port it took)"
         )
     if isinstance(error, socket.timeout):
-        return f"could not connect to {where}: no answer within {timeout:g} s"
+        detail = str(error)
+        note = f" ({detail})" if detail and detail != "timed out" else ""
+        return f"could not connect to {where}: no answer within {timeout:g} s{note}"
     if isinstance(error, socket.gaierror):
         return f"could not connect to {where}: unknown host {host!r} ({error.strerror or error})"
     return f"could not connect to {where}: {error or type(error).__name__}"

@@ -1,19 +1,23 @@
-"""Bounds on waiting: ``request_timeout``.
+"""Bounds on waiting.
 
-A server that stops answering (a peer that sent its hello line and then nothing, over TCP and
-over a pipe) is a ``client/request-timeout`` after about the bound, and the session is over; real
-servers with a generous bound work as without one.
+``request_timeout``: a server that stops answering (a peer that sent its hello line and then
+nothing, over TCP and over a pipe) is a ``client/request-timeout`` after about the bound, and the
+session is over; real servers with a generous bound work as without one. The lookup of a host
+name is bounded by ``Server.connect``'s ``timeout``.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import socket
 import sys
+import threading
 import time
 import unittest
+from unittest import mock
 
-from _support import FakePeer, ListeningServer, serve_command
+from _support import FakePeer, ListeningServer, free_port, serve_command
 
 from meeplekit_client import Server, ServerError, VectorEnv, load_game
 
@@ -160,6 +164,62 @@ class RequestTimeoutTest(unittest.TestCase):
                     Server.connect(listener.port, request_timeout=bad)
                 with self.assertRaises(ValueError):
                     Server([sys.executable, "-c", SILENT_SERVER], request_timeout=bad)
+
+
+class LookupTest(unittest.TestCase):
+    """``Server.connect``'s ``timeout`` bounds the lookup of a host name (getaddrinfo)."""
+
+    def setUp(self):
+        real = socket.getaddrinfo
+        self.release = threading.Event()
+        self.addCleanup(self.release.set)
+        self.lookups = []
+        refused = free_port()
+
+        def getaddrinfo(host, port, *args, **kwargs):
+            self.lookups.append((host, threading.current_thread() is threading.main_thread()))
+            if host == "slow.meeplekit.test":
+                self.release.wait(10)
+                raise socket.gaierror(socket.EAI_NONAME, "released by the test")
+            if host == "two.meeplekit.test":  # an address that refuses, then the server
+                return [
+                    (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", refused)),
+                    (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("127.0.0.1", port)),
+                ]
+            return real(host, port, *args, **kwargs)
+
+        patcher = mock.patch.object(socket, "getaddrinfo", getaddrinfo)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_a_slow_lookup_is_bounded(self):
+        started = time.monotonic()
+        with self.assertRaises(ServerError) as caught:
+            Server.connect(7000, host="slow.meeplekit.test", timeout=0.3)
+        elapsed = time.monotonic() - started
+        self.assertGreaterEqual(elapsed, 0.25)
+        self.assertLess(elapsed, 2.0, f"took {elapsed:.2f} s")
+        self.assertEqual(caught.exception.code, "client/connect")
+        self.assertIn("slow.meeplekit.test:7000", caught.exception.message)
+        self.assertIn("no answer within 0.3 s", caught.exception.message)
+        self.assertIn("lookup", caught.exception.message)
+        self.assertIsInstance(caught.exception.__cause__, socket.timeout)
+        self.assertEqual(self.lookups, [("slow.meeplekit.test", False)])  # in a thread of its own
+
+    def test_a_name_tries_each_address_in_order(self):
+        with Server.connect(listener.port, host="two.meeplekit.test", timeout=10) as server:
+            self.assertEqual(server.address, ("two.meeplekit.test", listener.port))
+            self.assertEqual(server.info()["protocol"], 1)
+        self.assertEqual(self.lookups, [("two.meeplekit.test", False)])
+
+    def test_ip_literals_and_no_timeout_look_up_directly(self):
+        for host, timeout in (("127.0.0.1", 10), ("localhost", None)):
+            with self.subTest(host=host, timeout=timeout):
+                del self.lookups[:]
+                with Server.connect(listener.port, host=host, timeout=timeout) as server:
+                    self.assertEqual(server.info()["protocol"], 1)
+                self.assertTrue(self.lookups)
+                self.assertTrue(all(main for _, main in self.lookups), self.lookups)
 
 
 if __name__ == "__main__":
