@@ -2,7 +2,9 @@
 
 - :class:`Server`: one ``meeplekit serve`` process (``MEEPLEKIT_SERVE`` or an argument names it),
   or with :meth:`Server.connect` a session on one already listening on a TCP port.
-- :func:`load_game`, :class:`Game`, :class:`State`: an OpenSpiel-like facade.
+- :func:`load_game`, :class:`Game`, :class:`State`: an OpenSpiel-like facade (without
+  ``server=``, on the process's shared server: started, or connected to where
+  ``MEEPLEKIT_CONNECT`` says).
 - :class:`VectorEnv`: many games stepped together, one request per step.
 - :class:`AECEnv`: the PettingZoo AEC conventions.
 - :class:`MeepleError`: every error, with the server's stable ``code``.

@@ -25,6 +25,10 @@ DEFAULT_COMMAND = ("npx", "--no-install", "meeplekit", "serve")
 
 ENV_VAR = "MEEPLEKIT_SERVE"
 
+CONNECT_ENV_VAR = "MEEPLEKIT_CONNECT"
+"""When set (``PORT``, ``HOST:PORT`` or ``[IPV6]:PORT``), :func:`default_server` connects to that
+running server instead of starting one."""
+
 Command = Union[str, Sequence[str]]
 
 _FLUSH_GARBAGE_AT = 64
@@ -458,18 +462,52 @@ _default: Optional[Server] = None
 _default_lock = threading.Lock()
 
 
+def _connect_target(value: str) -> Tuple[str, int]:
+    """The host and port that a ``MEEPLEKIT_CONNECT`` value names: ``PORT`` (on 127.0.0.1),
+    ``HOST:PORT``, or ``[IPV6]:PORT``. Raises :class:`ServerError` (``client/connect``) when it is
+    none of these."""
+    text = value.strip()
+    host, port_text = "127.0.0.1", text
+    if text.startswith("["):
+        address, sep, port_text = text[1:].partition("]:")
+        host = address if sep and address and "]" not in address else ""
+    elif ":" in text:
+        host, _, port_text = text.partition(":")
+    port = int(port_text) if port_text.isascii() and port_text.isdigit() else 0
+    if not host or ":" in port_text or not 0 < port < 65536:
+        raise ServerError(
+            "client/connect",
+            f"{CONNECT_ENV_VAR}={value!r} names no server: use PORT (on 127.0.0.1), HOST:PORT, or [IPV6]:PORT "
+            f"(such as {CONNECT_ENV_VAR}=7000, {CONNECT_ENV_VAR}=127.0.0.1:7000 or {CONNECT_ENV_VAR}=[::1]:7000), "
+            "with a port from 1 to 65535",
+        )
+    return host, port
+
+
 def default_server() -> Server:
-    """The process's shared server, started on first use (a new one after a fork). Games loaded
-    without ``server=`` use it; it is closed at exit or by :func:`close_default_server`."""
+    """The process's shared server, made on first use (a new one after a fork). Games loaded
+    without ``server=`` use it; it is closed at exit or by :func:`close_default_server`.
+
+    It is started as ``Server()`` does (the command in ``MEEPLEKIT_SERVE``, else
+    ``npx --no-install meeplekit serve``), unless the environment variable ``MEEPLEKIT_CONNECT``
+    names a server already running: ``PORT`` (on 127.0.0.1), ``HOST:PORT`` or ``[IPV6]:PORT``.
+    Then it is ``Server.connect(port, host)``, a session of its own on that server (a new
+    connection after a fork), and a value of another form raises :class:`ServerError`
+    (``client/connect``)."""
     global _default
     with _default_lock:
         if _default is None or not _default.alive or _default._owner != os.getpid():
-            _default = Server()
+            target = os.environ.get(CONNECT_ENV_VAR, "")
+            if target:
+                host, port = _connect_target(target)
+                _default = Server.connect(port, host)
+            else:
+                _default = Server()
         return _default
 
 
 def close_default_server() -> None:
-    """Closes the shared server, if one was started."""
+    """Closes the shared server, if one was made (a connected one: its connection only)."""
     global _default
     with _default_lock:
         if _default is not None and _default._owner == os.getpid():

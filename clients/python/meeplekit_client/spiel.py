@@ -138,7 +138,9 @@ def load_game(
     options: Optional[Mapping[str, Any]] = None,
     server: Optional[Server] = None,
 ) -> Game:
-    """A :class:`Game` on ``server`` (default: the process's shared server, started on first use).
+    """A :class:`Game` on ``server`` (default: the process's shared server, :func:`default_server`:
+    started on first use, or a connection to the running server that the environment variable
+    ``MEEPLEKIT_CONNECT`` names, ``PORT`` or ``HOST:PORT``).
 
     ``expansions`` are module ids (``"river"``, ``"king-robber"``, ``"shrines"``, ``"count"``,
     ``"tower"``, ``"princess-dragon"``), ``options`` the options per expansion id

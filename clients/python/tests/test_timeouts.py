@@ -1,15 +1,18 @@
-"""Bounds on waiting.
+"""Bounds on waiting, and the shared server as a running one.
 
 ``request_timeout``: a server that stops answering (a peer that sent its hello line and then
 nothing, over TCP and over a pipe) is a ``client/request-timeout`` after about the bound, and the
 session is over; real servers with a generous bound work as without one. The lookup of a host
-name is bounded by ``Server.connect``'s ``timeout``.
+name is bounded by ``Server.connect``'s ``timeout``. ``MEEPLEKIT_CONNECT`` makes
+``default_server()`` (and so ``load_game()`` without ``server=``) a connection to a running server.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import shlex
 import socket
 import sys
 import threading
@@ -19,7 +22,8 @@ from unittest import mock
 
 from _support import FakePeer, ListeningServer, free_port, serve_command
 
-from meeplekit_client import Server, ServerError, VectorEnv, load_game
+from meeplekit_client import Server, ServerError, VectorEnv, close_default_server, default_server, load_game
+from meeplekit_client.server import _connect_target
 
 HELLO = b'{"hello":"meeplekit","protocol":1,"version":"0.0.0-test"}\n'
 
@@ -220,6 +224,111 @@ class LookupTest(unittest.TestCase):
                     self.assertEqual(server.info()["protocol"], 1)
                 self.assertTrue(self.lookups)
                 self.assertTrue(all(main for _, main in self.lookups), self.lookups)
+
+
+class ConnectEnvTest(unittest.TestCase):
+    """``MEEPLEKIT_CONNECT`` makes the shared server a connection to a running server."""
+
+    def setUp(self):
+        saved = {name: os.environ.get(name) for name in ("MEEPLEKIT_CONNECT", "MEEPLEKIT_SERVE")}
+
+        def restore():
+            close_default_server()
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+        self.addCleanup(restore)
+        close_default_server()
+
+    def test_the_shared_server_connects(self):
+        expected = None
+        for value in (str(listener.port), f"127.0.0.1:{listener.port}", f" {listener.port}\n"):
+            with self.subTest(value=value):
+                os.environ["MEEPLEKIT_CONNECT"] = value
+                close_default_server()
+                server = default_server()
+                self.assertEqual(server.address, ("127.0.0.1", listener.port))
+                self.assertIsNone(server.pid)
+                self.assertIsNone(server.command)
+                self.assertIs(default_server(), server)
+                game = load_game("classic", players=2)
+                self.assertIs(game.server, server)
+                seen = play(game, "env")
+                self.assertTrue(seen[0])
+                if expected is not None:
+                    self.assertEqual(seen, expected)
+                expected = seen
+                close_default_server()
+                self.assertFalse(server.alive)
+                self.assertTrue(listener.running())  # only the connection was closed
+
+    def test_a_new_connection_after_a_fork(self):
+        os.environ["MEEPLEKIT_CONNECT"] = str(listener.port)
+        parent = default_server()
+        expected = play(load_game("classic", players=2), "fork")
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            try:
+                server = default_server()
+                out = {"new": server is not parent, "address": list(server.address), "pid": server.pid,
+                       "seen": play(load_game("classic", players=2), "fork")}
+            except BaseException as e:
+                out = {"error": repr(e)}
+            os.write(write, json.dumps(out).encode())
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as f:
+            out = json.loads(f.read())
+        os.waitpid(pid, 0)
+        self.assertNotIn("error", out)
+        self.assertTrue(out["new"])
+        self.assertEqual(out["address"], ["127.0.0.1", listener.port])
+        self.assertIsNone(out["pid"])
+        self.assertEqual([out["seen"][0], out["seen"][1]], [expected[0], expected[1]])
+        self.assertIs(default_server(), parent)
+        self.assertTrue(parent.alive)
+
+    def test_malformed_values(self):
+        for value in ("localhost", "::1:7000", "[::1]", "[::1]7000", "[]:7000", "127.0.0.1:", ":7000", "seven",
+                      "0", "70000", "127.0.0.1:port", "127.0.0.1:70000", " ", "+7000"):
+            with self.subTest(value=value):
+                os.environ["MEEPLEKIT_CONNECT"] = value
+                with self.assertRaises(ServerError) as caught:
+                    default_server()
+                self.assertEqual(caught.exception.code, "client/connect")
+                self.assertIn(f"MEEPLEKIT_CONNECT={value!r}", caught.exception.message)
+                self.assertIn("HOST:PORT", caught.exception.message)
+                self.assertIn("[IPV6]:PORT", caught.exception.message)
+        self.assertEqual(_connect_target("7000"), ("127.0.0.1", 7000))
+        self.assertEqual(_connect_target("localhost:7000"), ("localhost", 7000))
+        self.assertEqual(_connect_target("[::1]:7000"), ("::1", 7000))
+        self.assertEqual(_connect_target("[fe80::1%eth0]:65535"), ("fe80::1%eth0", 65535))
+
+    def test_nothing_listening_is_not_a_started_server(self):
+        port = free_port()
+        os.environ["MEEPLEKIT_CONNECT"] = f"127.0.0.1:{port}"
+        with self.assertRaises(ServerError) as caught:
+            load_game("classic", players=2)
+        self.assertEqual(caught.exception.code, "client/connect")
+        self.assertIn(f"127.0.0.1:{port}", caught.exception.message)
+        self.assertIn("refused", caught.exception.message)
+        os.environ["MEEPLEKIT_CONNECT"] = f"[::1]:{port}"
+        with self.assertRaises(ServerError) as caught:
+            default_server()
+        self.assertEqual(caught.exception.code, "client/connect")
+        self.assertIn(f"[::1]:{port}", caught.exception.message)
+
+    def test_empty_means_unset(self):
+        command = serve_command()
+        os.environ["MEEPLEKIT_SERVE"] = command if isinstance(command, str) else shlex.join(command)
+        os.environ["MEEPLEKIT_CONNECT"] = ""
+        server = default_server()
+        self.assertIsNotNone(server.pid)
+        self.assertIsNone(server.address)
 
 
 if __name__ == "__main__":
