@@ -71,37 +71,57 @@ function reachSides(state: Immutable<GameView>, home: number, height: number): n
  * by owner. Followers of one player on one feature of one tile are alike: listed once.
  */
 export function captureTargets(rules: Ruleset, state: Immutable<GameView>, x: number, y: number, height: number, captor: number): CaptureTarget[] {
-  const slice = towerSlice(state);
+  if (height <= 0) return [];
+  const inReach = reachTest(state, x, y, height);
+  // Every follower in reach as one number, `(cellKey * LOCAL_SPAN + local) * OWNER_SPAN + owner`
+  // (the tower top as local TOP_LOCAL, after every feature): ascending numbers are the canonical
+  // order, and alike followers are equal numbers. One walk over the followers and the towers,
+  // where asking each cell in reach for its followers walked them once a cell.
+  const found: number[] = [];
   const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    if (f.player === captor) continue;
+    const t = state.tiles[f.tile]!;
+    if (inReach(t.x, t.y)) found.push((cellKey(t.x, t.y) * LOCAL_SPAN + f.local) * OWNER_SPAN + f.player);
+  }
+  for (const tower of towerSlice(state).towers) {
+    if (tower.top >= 0 && tower.top !== captor && inReach(tower.x, tower.y)) found.push((cellKey(tower.x, tower.y) * LOCAL_SPAN + TOP_LOCAL) * OWNER_SPAN + tower.top);
+  }
+  found.sort((a, b) => a - b);
   const out: CaptureTarget[] = [];
-  for (const key of reachOf(state, x, y, height)) {
-    const t = tileAt(state, key);
-    const placed = state.tiles[t]!;
-    // The followers on this tile as `local * OWNER_SPAN + owner`: ascending numbers are the
-    // canonical order (local feature, then owner), and alike followers are equal numbers.
-    let found: number[] | null = null;
-    for (let i = 0; i < fs.length; i++) {
-      const f = fs[i]!;
-      if (f.tile === t && f.player !== captor) (found ??= []).push(f.local * OWNER_SPAN + f.player);
-    }
-    if (found !== null) {
-      found.sort((a, b) => a - b);
-      const feats = rules.tiles[placed.kind]!.def.features;
-      for (let i = 0; i < found.length; i++) {
-        if (i > 0 && found[i] === found[i - 1]) continue;
-        const owner = found[i]! % OWNER_SPAN;
-        out.push({ x: placed.x, y: placed.y, feature: feats[(found[i]! - owner) / OWNER_SPAN]!.id, owner });
-      }
-    }
-    for (const tower of slice.towers) {
-      if (tower.x === placed.x && tower.y === placed.y && tower.top >= 0 && tower.top !== captor) out.push({ x: tower.x, y: tower.y, feature: TOP, owner: tower.top });
-    }
+  for (let i = 0; i < found.length; i++) {
+    if (i > 0 && found[i] === found[i - 1]) continue;
+    const owner = found[i]! % OWNER_SPAN;
+    const at = (found[i]! - owner) / OWNER_SPAN;
+    const local = at % LOCAL_SPAN;
+    const key = (at - local) / LOCAL_SPAN;
+    const placed = state.tiles[tileAt(state, key)]!;
+    const feature = local === TOP_LOCAL ? TOP : rules.tiles[placed.kind]!.def.features[local]!.id;
+    out.push({ x: placed.x, y: placed.y, feature, owner });
   }
   return out;
 }
 
 /** More than any player index (a game has at most a handful of players). */
 const OWNER_SPAN = 64;
+/** More than any local feature index (a tile has at most 64 features), and the tower top's place after them. */
+const LOCAL_SPAN = 128;
+const TOP_LOCAL = LOCAL_SPAN - 1;
+
+/**
+ * Whether cell `cx, cy` is in the reach of a tower of height `height` at `x, y`: the tower's own
+ * cell, or one of its four lines as far as {@link reachSides} goes.
+ */
+function reachTest(state: Immutable<GameView>, x: number, y: number, height: number): (cx: number, cy: number) => boolean {
+  const far = reachSides(state, cellKey(x, y), height);
+  return (cx, cy) => {
+    const dx = cx - x;
+    const dy = cy - y;
+    if (dx === 0) return dy === 0 || (dy < 0 ? -dy <= far[0]! : dy <= far[2]!);
+    return dy === 0 && (dx > 0 ? dx <= far[1]! : -dx <= far[3]!);
+  };
+}
 
 /**
  * Whether `captor` has anything to capture from the tower at `x, y` of height `height` (the
@@ -110,14 +130,7 @@ const OWNER_SPAN = 64;
  */
 export function canCapture(state: Immutable<GameView>, x: number, y: number, height: number, captor: number): boolean {
   if (height <= 0) return false;
-  const far = reachSides(state, cellKey(x, y), height);
-  // Whether cell cx, cy is in reach: the tower's own, or on one of its four lines within `far`.
-  const inReach = (cx: number, cy: number): boolean => {
-    const dx = cx - x;
-    const dy = cy - y;
-    if (dx === 0) return dy === 0 || (dy < 0 ? -dy <= far[0]! : dy <= far[2]!);
-    return dy === 0 && (dx > 0 ? dx <= far[1]! : -dx <= far[3]!);
-  };
+  const inReach = reachTest(state, x, y, height);
   const fs = state.followers;
   for (let i = 0; i < fs.length; i++) {
     if (fs[i]!.player === captor) continue;
