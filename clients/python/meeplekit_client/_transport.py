@@ -27,6 +27,7 @@ from .errors import ServerError
 _STDERR_LINES = 40
 _RECV_BYTES = 1 << 18
 _PIPE_BYTES = 1 << 16  # a pipe holds 64 KiB: a read returns no more
+_LONGEST_WAIT = 1_000_000.0  # seconds: a longer wait is made of waits this long (poll takes no more)
 
 
 class Transport:
@@ -103,8 +104,11 @@ def _read_line(
     buffer.clear()
     try:
         while True:
-            chunk = receive(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            chunk = receive(None if left is None else min(left, _LONGEST_WAIT))
             if chunk is None:
+                if left is not None and left > _LONGEST_WAIT:
+                    continue
                 buffer[:0] = b"".join(parts)
                 return None
             if not chunk:

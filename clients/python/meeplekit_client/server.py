@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import operator
 import os
 import shlex
@@ -116,8 +117,8 @@ class Server:
     started elsewhere: everything built on a server (games, states, environments) works the same,
     and closing it closes the connection only.
 
-    ``request_timeout`` (seconds, default None: no bound) bounds each wait for a response. A server
-    that has not answered within it raises :class:`ServerError` with code
+    ``request_timeout`` (seconds; default None, or infinity: no bound) bounds each wait for a
+    response. A server that has not answered within it raises :class:`ServerError` with code
     ``client/request-timeout``, and the session is over, since its later responses would be out of
     step with the requests: a started server is ended (as by :meth:`close`, without waiting for
     it), a connection closed, and every later request fails saying so. Only POSIX can bound a wait
@@ -138,7 +139,7 @@ class Server:
     ):
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
-        _check_timeout("request_timeout", request_timeout)
+        request_timeout = _check_timeout("request_timeout", request_timeout)
         self.command: Optional[List[str]] = resolve_command(command)
         """The command that started the server (None for a connected server)."""
         self.address: Optional[Tuple[str, int]] = None
@@ -183,8 +184,8 @@ class Server:
         port = operator.index(port)
         if not 0 < port < 65536:
             raise ValueError(f"port must be from 1 to 65535, got {port}")
-        _check_timeout("timeout", timeout)
-        _check_timeout("request_timeout", request_timeout)
+        timeout = _check_timeout("timeout", timeout)
+        request_timeout = _check_timeout("request_timeout", request_timeout)
         started = time.monotonic()
         try:
             transport = SocketTransport.connect(host, port, timeout)
@@ -435,10 +436,12 @@ class Server:
         return f"<meeplekit Server {self._transport.describe()} {state} meeplekit {getattr(self, 'version', '?')}>"
 
 
-def _check_timeout(name: str, value: Optional[float]) -> None:
-    """Raises ``ValueError`` unless ``value`` is a positive number of seconds or None."""
+def _check_timeout(name: str, value: Optional[float]) -> Optional[float]:
+    """``value``, a positive number of seconds or None (no bound; infinity means None too); raises
+    ``ValueError`` when it is neither."""
     if value is not None and not value > 0:
         raise ValueError(f"{name} must be positive or None, got {value!r}")
+    return None if value is None or math.isinf(value) else value
 
 
 def _connect_failure(host: str, port: int, timeout: Optional[float], error: OSError) -> str:

@@ -169,6 +169,16 @@ class RequestTimeoutTest(unittest.TestCase):
                 with self.assertRaises(ValueError):
                     Server([sys.executable, "-c", SILENT_SERVER], request_timeout=bad)
 
+    def test_long_and_infinite_bounds(self):
+        # longer than one poll can wait (24.8 days), and infinity (no bound, as None)
+        with Server.connect(listener.port, timeout=float("inf"), request_timeout=1e8) as connected:
+            self.assertEqual(connected.info()["protocol"], 1)
+        with Server(serve_command(), request_timeout=float("inf")) as started:
+            self.assertIsNone(started.request_timeout)
+            self.assertEqual(started.info()["protocol"], 1)
+        with Server(serve_command(), request_timeout=1e8, startup_timeout=1e8) as started:
+            self.assertEqual(started.info()["protocol"], 1)
+
 
 class LookupTest(unittest.TestCase):
     """``Server.connect``'s ``timeout`` bounds the lookup of a host name (getaddrinfo)."""
