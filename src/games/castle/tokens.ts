@@ -111,11 +111,21 @@ export function tokenChance(c: CastleRules): NonNullable<Expansion['chance']> {
     },
     redraw(_rules, s, random) {
       const sl = slice(s);
-      const pool: number[] = [];
-      unseenTokens(s).forEach((n, k) => {
-        for (let i = 0; i < n; i++) pool.push(k + 1);
-      });
-      const draw = (): number => pool.splice(random(pool.length), 1)[0]!;
+      // The unseen tokens as counts per kind; a draw takes the i-th of them in kind order (the
+      // token a list of them all, in kind order, would give at i), and one fewer is left.
+      const left = unseenTokens(s);
+      let size = 0;
+      for (let k = 0; k < left.length; k++) {
+        if (left[k]! < 0) left[k] = 0;
+        size += left[k]!;
+      }
+      const draw = (): number => {
+        let i = random(size--);
+        let k = 0;
+        while (i >= left[k]!) i -= left[k++]!;
+        left[k]!--;
+        return k + 1;
+      };
       for (let t = 0; t < sl.wall.length; t++) if (sl.wall[t]! < 0) sl.wall[t] = draw();
       // At the token's own chance node the token just taken stays to be revealed there (its
       // outcomes then weigh what is left unseen), so that the node keeps its outcomes.
