@@ -3,7 +3,7 @@
  * cheap clones and fast random playouts. It runs the engine's own rule code on a plain copy of the
  * state: no immer, no validation of states, no events.
  */
-import { deployExtras, listMoves, randomDeploy, randomPlacement, samplePlacement, turnMoves } from '../core/engine/legal.js';
+import { deployExtras, placementBuffer, randomDeploy, randomMove, randomPlacement, turnMoves } from '../core/engine/legal.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { RandomSource } from '../core/rng.js';
@@ -128,46 +128,6 @@ export interface ResearchSimulator {
   serialize(): string;
   /** The state as readable text for logs and language models (see {@link stateToString}). */
   toString(): string;
-}
-
-/**
- * Scratch space for listing placements, shared by every research simulator: filled and read within
- * one call (nothing is kept in it between calls), so a new simulator allocates none. Grown on demand.
- */
-let PLACEMENTS = new Int32Array(256);
-
-/** {@link PLACEMENTS}, large enough for the placements of any tile on this state's frontier. */
-function placementBuffer(s: Immutable<GameState>): Int32Array {
-  if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
-  return PLACEMENTS;
-}
-
-/**
- * A random move for a playout (split form): uniform over the legal moves, as a uniform legal action
- * would be (they are in bijection), but drawn as the core Simulator's playout draws them:
- * placements by rejection (`samplePlacement`: other moves for the same random stream than
- * `applyRandom`'s), follower targets without listing them, a module's step from its short list;
- * no action id is computed (nobody sees one).
- */
-function playoutMove(rules: Ruleset, s: Immutable<GameState>, random: RandomSource): Move {
-  const step = s.step;
-  if (step.kind === 'place-tile' && turnMoves(rules, s).length === 0) {
-    const p = samplePlacement(rules, s, rules.tileById.get(step.tile)!, placementBuffer(s), random);
-    const key = (p / 4) | 0;
-    return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
-  }
-  if (step.kind === 'deploy') {
-    const claim = claimNow(rules, s);
-    const extras = deployExtras(rules, s, claim);
-    const f = randomDeploy(rules, s, random, extras, claim);
-    if (f === -1) return { type: 'pass', player: step.player };
-    if (f < -1) return extras[-2 - f]!;
-    const placed = s.tiles[s.tiles.length - 1]!;
-    return { type: 'deploy', player: step.player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
-  }
-  // A module's step, or a place-tile step offering moves of the whole turn: its list is short.
-  const moves = listMoves(rules, s);
-  return moves[random(moves.length)]!;
 }
 
 /** The move deploying the active player's follower on local feature `f` of the tile just placed. */
@@ -357,7 +317,7 @@ class Research implements ResearchSimulator {
     while (!this.isTerminal()) {
       if (s.step.player === CHANCE_PLAYER) playChance(this.rules, s, this.#sampleChance(random), null);
       // The move was made here and is seen by nobody: the history keeps it as it is.
-      else if (fast) playMove(this.rules, s, playoutMove(this.rules, s, random), null, true);
+      else if (fast) playMove(this.rules, s, randomMove(this.rules, s, random, true), null, true);
       else if (policy === undefined) this.#randomStep(random, true);
       else playAction(this.rules, this.#layout, s, policy(this, this.legalActions()), this.form, this.#scratch, true);
     }

@@ -157,7 +157,7 @@ export function randomPlacement(rules: Ruleset, s: Immutable<GameView>, tile: st
   return buf[random(n)]!;
 }
 
-/** Tries of {@link samplePlacement} before it lists the placements. */
+/** Tries of {@link samplePlaceStep} before it lists the placements. */
 const SAMPLE_TRIES = 24;
 
 /**
@@ -192,14 +192,6 @@ export function samplePlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: Co
 }
 
 /**
- * A placement of the tile drawn uniformly from the legal ones, as `key * 4 + rotation`: what
- * {@link samplePlaceStep} draws when no move of the whole turn is offered. @internal
- */
-export function samplePlacement(rules: Ruleset, s: Immutable<GameView>, tile: CompiledTile, buf: Int32Array, random: (n: number) => number): number {
-  return samplePlaceStep(rules, s, tile, NO_MOVES, buf, random);
-}
-
-/**
  * At a place-tile step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]`
  * would, returning a placement as `key * 4 + rotation` (>= 0), or `-1 - i` for the i-th move of
  * the whole turn (`turn[i]`, from {@link turnMoves}, passed in). @internal
@@ -222,6 +214,53 @@ export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n:
   let i = random(d + extras.length + (passOffered(rules, s, claim) ? 1 : 0));
   if (i >= d) return i === d + extras.length ? -1 : -2 - (i - d);
   for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return f;
+}
+
+/**
+ * Scratch space for listing placements, shared by every simulator (the core's and the research
+ * one's): filled and read within one call (nothing is kept in it between calls), so a simulator,
+ * one per playout in a search, allocates none. Grown on demand.
+ */
+let PLACEMENTS = new Int32Array(256);
+
+/** The shared placement scratch, large enough for the placements of any tile on this state's frontier. @internal */
+export function placementBuffer(s: Immutable<GameView>): Int32Array {
+  if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
+  return PLACEMENTS;
+}
+
+/**
+ * A random legal move, uniform over the legal moves and made without listing them where it can:
+ * `legalMoves()[random(n)]` in one pass over the frontier and the deploy step's targets; or,
+ * `sampled` (playouts), a placement drawn by rejection (`samplePlaceStep`: the same distribution,
+ * other moves for the same random stream). A module's own step draws from its short list. Both
+ * simulators draw with it: the core's `playRandom` and `playout`, the research playouts. @internal
+ */
+export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, sampled: boolean): Move {
+  const step = s.step;
+  if (step.kind === 'place-tile') {
+    if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
+    const turn = turnMoves(rules, s);
+    const p = sampled
+      ? samplePlaceStep(rules, s, rules.tileById.get(step.tile)!, turn, PLACEMENTS, random)
+      : randomPlaceStep(rules, s, step.tile, turn, PLACEMENTS, random);
+    if (p < 0) return turn[-1 - p]!;
+    const key = (p / 4) | 0;
+    return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
+  }
+  if (step.kind === 'deploy') {
+    const claim = claimNow(rules, s);
+    const extras = deployExtras(rules, s, claim);
+    const f = randomDeploy(rules, s, random, extras, claim);
+    if (f === -1) return { type: 'pass', player: step.player };
+    if (f < -1) return extras[-2 - f]!;
+    const placed = s.tiles[s.tiles.length - 1]!;
+    return { type: 'deploy', player: step.player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
+  }
+  if (step.kind === 'game-over') throw new Error('randomMove: the game is over');
+  // A module's own step: its list is short; build it once.
+  const list = listMoves(rules, s);
+  return list[random(list.length)]!;
 }
 
 const MOVE_KEYS = {

@@ -11,11 +11,8 @@ import type { GameState, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { cloneState } from './clone.js';
 import { deepFreeze } from './sharing.js';
-import { checkMove, countMoves, deployExtras, listMoves, nthMove, randomDeploy, randomPlaceStep, samplePlaceStep, turnMoves } from './legal.js';
-
-import { claimNow, playMove } from './play.js';
-import { keyX, keyY } from '../state.js';
-import type { Rotation } from '../types.js';
+import { checkMove, countMoves, listMoves, nthMove, randomMove } from './legal.js';
+import { playMove } from './play.js';
 
 /** Options of {@link createSimulator}. */
 export interface SimulatorOptions {
@@ -87,13 +84,6 @@ export interface Simulator {
   takeEvents(): GameEvent[];
 }
 
-/**
- * Scratch space for placement enumeration, shared by every simulator: filled and read within one
- * call of `#randomMove` (nothing is kept in it between calls), so sharing it is safe and a new
- * simulator (one per playout in a search) allocates none. Grown on demand.
- */
-let PLACEMENTS = new Int32Array(256);
-
 class SimulatorImpl implements Simulator {
   readonly rules: Ruleset;
   readonly #s: GameState;
@@ -140,7 +130,7 @@ class SimulatorImpl implements Simulator {
   }
   playRandom(random: RandomSource): Move {
     if (this.#s.step.kind === 'game-over') throw new Error('playRandom: the game is over');
-    const move = this.#randomMove(random);
+    const move = randomMove(this.rules, this.#s, random, false);
     playMove(this.rules, this.#s, move, this.#emit);
     return move;
   }
@@ -148,7 +138,7 @@ class SimulatorImpl implements Simulator {
     const s = this.#s;
     while (s.step.kind !== 'game-over') {
       let move: Move;
-      if (choose === undefined) move = this.#randomMove(random, true);
+      if (choose === undefined) move = randomMove(this.rules, s, random, true);
       else {
         const n = countMoves(this.rules, s);
         const i = choose(this, n);
@@ -159,37 +149,6 @@ class SimulatorImpl implements Simulator {
       playMove(this.rules, s, move, this.#emit, true);
     }
     return s.scores.slice();
-  }
-  /**
-   * `legalMoves()[random(n)]`, in one pass over the frontier and without building the list; or,
-   * `sampled` (playouts), a move drawn uniformly by rejection (`samplePlaceStep`): the same
-   * distribution, other moves for the same random stream.
-   */
-  #randomMove(random: RandomSource, sampled = false): Move {
-    const s = this.#s;
-    const step = s.step;
-    if (step.kind === 'place-tile') {
-      if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
-      const turn = turnMoves(this.rules, s);
-      const p = sampled
-        ? samplePlaceStep(this.rules, s, this.rules.tileById.get(step.tile)!, turn, PLACEMENTS, random)
-        : randomPlaceStep(this.rules, s, step.tile, turn, PLACEMENTS, random);
-      if (p < 0) return turn[-1 - p]!;
-      const key = (p / 4) | 0;
-      return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
-    }
-    if (step.kind === 'deploy') {
-      const claim = claimNow(this.rules, s);
-      const extras = deployExtras(this.rules, s, claim);
-      const f = randomDeploy(this.rules, s, random, extras, claim);
-      if (f === -1) return { type: 'pass', player: step.player };
-      if (f < -1) return extras[-2 - f]!;
-      const placed = s.tiles[s.tiles.length - 1]!;
-      return { type: 'deploy', player: step.player, feature: this.rules.tiles[placed.kind]!.def.features[f]!.id };
-    }
-    // A module's own step: its list is short; build it once.
-    const list = listMoves(this.rules, s);
-    return list[random(list.length)]!;
   }
   clone(): Simulator {
     return new SimulatorImpl(this.rules, cloneState(this.#s), this.#collect);
