@@ -51,19 +51,25 @@ function emitCompleted(rules: Ruleset, s: GameState, root: number, emit: Emit): 
 
 /** Scores what the last tile completed, passes the turn, draws the next tile. */
 export function finishTurn(rules: Ruleset, s: GameState, emit: Emit): void {
-  const react = rules.hooks.afterAction;
-  if (react.length > 0) {
-    // Expansions may react to the action before anything is scored (the dragon's flight). Most
-    // turns nobody waits here: the flow is recorded only when a hook pauses the turn.
-    const ctx: ScoringContext = { rules, state: s, emit };
-    for (let i = 0; i < react.length; i++) {
-      if (react[i]!(ctx) === 'wait') {
-        s.flow = { phase: 'react', roots: [], hook: i + 1, completed: [] };
-        return;
-      }
+  // Expansions may react to the action before anything is scored (the dragon's flight).
+  if (runHooks(rules, s, emit, rules.hooks.afterAction, 'react')) scoreTurn(rules, s, emit);
+}
+
+/**
+ * Runs the hooks of a pausable moment in order (`react`: afterAction; `end`: beforeTurnEnd) and
+ * says whether the turn goes on. Most turns nobody waits: the turn's flow is recorded only when a
+ * hook pauses the turn for a decision (`resumeTurn` goes on from the next hook).
+ */
+function runHooks(rules: Ruleset, s: GameState, emit: Emit, hooks: readonly ((ctx: ScoringContext) => 'wait' | void)[], phase: 'react' | 'end'): boolean {
+  if (hooks.length === 0) return true;
+  const ctx: ScoringContext = { rules, state: s, emit };
+  for (let i = 0; i < hooks.length; i++) {
+    if (hooks[i]!(ctx) === 'wait') {
+      s.flow = { phase, roots: [], hook: i + 1, completed: [] };
+      return false;
     }
   }
-  scoreTurn(rules, s, emit);
+  return true;
 }
 
 /** Scores what the last tile completed, then ends the turn. */
@@ -86,18 +92,7 @@ function scoreTurn(rules: Ruleset, s: GameState, emit: Emit): void {
 
 /** Runs the `beforeTurnEnd` hooks (which may pause the turn), then ends the turn. */
 function closeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
-  const end = rules.hooks.beforeTurnEnd;
-  if (end.length > 0) {
-    // Most turns nobody waits here: the flow is recorded only when a hook pauses the turn.
-    const ctx: ScoringContext = { rules, state: s, emit };
-    for (let i = 0; i < end.length; i++) {
-      if (end[i]!(ctx) === 'wait') {
-        s.flow = { phase: 'end', roots: [], hook: i + 1, completed: [] };
-        return;
-      }
-    }
-  }
-  endTurn(rules, s, emit);
+  if (runHooks(rules, s, emit, rules.hooks.beforeTurnEnd, 'end')) endTurn(rules, s, emit);
 }
 
 /** Goes on with the turn from `state.flow` after an expansion's decisions. @internal */
