@@ -61,7 +61,7 @@ const MEMBERS: Readonly<Record<string, Check>> = {
   actions: record({ version: int(1, 1 << 20), size: fn, maxMoves: fn, encode: fn, decode: fn, window: (v) => (isRecord(v) ? null : 'an object') }, ['version', 'size', 'maxMoves', 'encode', 'decode']),
 };
 for (const hook of [
-  'validate', 'setup', 'drawFilter', 'placementTiles', 'placementError', 'moveError', 'afterPlace', 'turnStart', 'deployMoves', 'deployAllowed',
+  'validate', 'setup', 'drawFilter', 'placementTiles', 'placementError', 'placementCells', 'moveError', 'afterPlace', 'turnStart', 'deployMoves', 'deployAllowed',
   'claimsAction', 'tileFollowers', 'releaseAt', 'afterAction', 'beforeScoring', 'scoringOrder', 'afterScoring', 'beforeTurnEnd', 'nextPlayer',
   'stepMoves', 'play', 'beforeFinalScoring', 'finalScoring', 'followersHeld', 'turnMoves', 'observe', 'viewPart', 'scoreBounds',
 ]) {

@@ -529,6 +529,40 @@ describe('river: seeded random games', () => {
     },
   );
 
+  test("placementCells (the open ends) leaves every legal move list as the whole frontier's search gives it, and playouts that search only the ends play legal games", () => {
+    // The same module without the member: the core then searches every open cell for river tiles.
+    const { placementCells, ...rest } = river({ set: 'both' });
+    expect(placementCells).toBeTypeOf('function');
+    const plain = createRuleset({ game: 'classic', expansions: [rest] });
+    if (!plain.ok) throw new Error(plain.error.message);
+    const rules = RULES.both;
+    for (let i = 0; i < 30; i++) {
+      const seed = `cells-${i}`;
+      const g = newGame(rules, { players: 2, seed });
+      if (!g.ok) throw new Error(g.error.message);
+      const sim = createSimulator(rules, g.value);
+      if (!sim.ok) throw new Error(sim.error.message);
+      const random = createRandomSource(seed);
+      // Through the river phase and some way past it: the same lists, move for move.
+      for (let m = 0; m < 80 && !sim.value.isOver(); m++) {
+        const state = sim.value.state;
+        expect(legalMoves(rules, state)).toEqual(legalMoves(plain.value, { ...state, ruleset: plain.value.id }));
+        sim.value.playRandom(random);
+      }
+      // A playout draws river placements among the ends only: its moves replay as legal ones.
+      const playout = createSimulator(rules, g.value);
+      if (!playout.ok) throw new Error(playout.error.message);
+      playout.value.playout(createRandomSource(`${seed}-playout`));
+      let state: GameState = g.value;
+      for (const move of playout.value.state.moves) {
+        const r = applyMove(rules, state, move);
+        if (!r.ok) throw new Error(`${seed}: ${r.error.message}`);
+        state = r.value.state;
+      }
+      checkRiverGame(rules, state, seed);
+    }
+  });
+
   test('random games: the immer path (applyMove) reaches the same state as the simulator, river slice included, and every state is deeply frozen', () => {
     const rules = RULES.both;
     const g = newGame(rules, { players: 3, seed: 'paths' });

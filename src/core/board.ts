@@ -215,12 +215,36 @@ export function placementFilter(rules: PlacementRules, state: Immutable<GameView
   };
 }
 
+/**
+ * The frontier indexes of the only open cells where the tile may go, when a module names them
+ * (`Expansion.placementCells`: the River's open ends for a river tile), each once; null when every
+ * open cell may take it. @internal
+ */
+export function candidateCells(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): number[] | null {
+  const hooks = rules.hooks.placementCellsByTile[tile.index]!;
+  let out: number[] | null = null;
+  for (let h = 0; h < hooks.length; h++) {
+    const cells = hooks[h]!(rules as Ruleset, state, tile);
+    if (cells === null) continue;
+    const named: number[] = [];
+    for (let j = 0; j < cells.length; j++) {
+      const i = frontierIndex(state, cells[j]!);
+      if (i >= 0 && (out === null || out.includes(i)) && !named.includes(i)) named.push(i);
+    }
+    out = named;
+  }
+  return out;
+}
+
 /** Whether the tile fits anywhere on the board (any open cell, any rotation). */
 export function canPlaceAnywhere(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): boolean {
   const { frontier, demand } = state;
   const sig = tile.signature;
   const allowed = placementFilter(rules, state, tile);
-  for (let i = 0; i < frontier.length; i++) {
+  const only = candidateCells(rules, state, tile);
+  const cells = only === null ? frontier.length : only.length;
+  for (let j = 0; j < cells; j++) {
+    const i = only === null ? j : only[j]!;
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;
@@ -246,7 +270,10 @@ export function collectPlacements(rules: PlacementRules, state: Immutable<GameVi
   const s2 = sig[2]!;
   const s3 = sig[3]!;
   let n = 0;
-  for (let i = 0; i < frontier.length; i++) {
+  const only = candidateCells(rules, state, tile);
+  const cells = only === null ? frontier.length : only.length;
+  for (let j = 0; j < cells; j++) {
+    const i = only === null ? j : only[j]!;
     const d = demand[i]!;
     const mask = d >>> 12;
     const val = d & 0xfff;

@@ -138,6 +138,17 @@ export interface Expansion {
    */
   readonly placementByCell?: boolean;
   /**
+   * The only cells where the tile may go now, as packed cell keys (`cellKey`, any order), or null
+   * when any open cell may take it. A module whose placement rule leaves a tile very few cells
+   * (the River: a river tile continues an open end of the river) names them, and the core looks
+   * at those instead of the whole frontier when it lists the tile's placements, checks that a
+   * drawn tile fits somewhere and draws a playout's placement. Every cell where `placementError`
+   * could allow the tile must be named (a named cell that is not open is skipped). Asked only for
+   * the tiles `placementTiles` selects; with several modules naming cells, a cell must be named by
+   * each.
+   */
+  placementCells?(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): readonly number[] | null;
+  /**
    * Why one of the expansion's moves is refused, when it is not among the legal moves: its own
    * code and message (`'<id>/<name>'`), or null for the generic error. Also asked for a move of a
    * player who is not deciding now (null there gives `move/not-your-turn`).
@@ -388,6 +399,8 @@ export interface CompiledHooks {
   readonly placementByTile: readonly (readonly NonNullable<Expansion['placementError']>[])[];
   /** By tile index: whether every one of those hooks answers per cell (`placementByCell`). */
   readonly placementCellOnly: readonly boolean[];
+  /** The `placementCells` hooks that concern each tile kind, by tile index. */
+  readonly placementCellsByTile: readonly (readonly NonNullable<Expansion['placementCells']>[])[];
   readonly afterPlace: readonly NonNullable<Expansion['afterPlace']>[];
   readonly afterScoring: readonly NonNullable<Expansion['afterScoring']>[];
   readonly finalScoring: readonly NonNullable<Expansion['finalScoring']>[];

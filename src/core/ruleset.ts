@@ -90,7 +90,7 @@ export interface Ruleset {
   readonly immer: Immer;
 }
 
-function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'placementCellOnly' | 'claimers'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
+function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'placementCellOnly' | 'placementCellsByTile' | 'claimers'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
   const out: unknown[] = [];
   for (const e of expansions) {
     const h = e[key];
@@ -162,6 +162,11 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
         expansions
           .filter((e) => e.placementError !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
           .map((e) => e.placementError!.bind(e)),
+      ),
+      placementCellsByTile: tiles.map((t) =>
+        expansions
+          .filter((e) => e.placementCells !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
+          .map((e) => e.placementCells!.bind(e)),
       ),
       placementCellOnly: tiles.map((t) =>
         expansions

@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { collectPlacements, fits, frontierIndex, placementFilter, placements, tileAt } from '../board.js';
+import { candidateCells, collectPlacements, fits, frontierIndex, placementFilter, placements, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -164,7 +164,8 @@ const SAMPLE_TRIES = 24;
  * A move of a place-tile step drawn uniformly from the legal ones, for playouts: a placement of
  * the tile as `key * 4 + rotation` (>= 0), or `-1 - i` for the i-th of the `turn` moves offered
  * at any step of the turn (`turnMoves`: the Tower's ransom; usually none). By rejection: a
- * candidate is drawn among the frontier's (cell, rotation) pairs and the turn moves, and kept if it
+ * candidate is drawn among the open cells' (cell, rotation) pairs (or those of the few cells a
+ * module names: `Expansion.placementCells`) and the turn moves, and kept if it
  * is a turn move, or if the tile fits there and the modules' placement rules allow it. That needs
  * a few draws where listing every placement walks the whole frontier and asks the rules about
  * every fit; after {@link SAMPLE_TRIES} misses, the list is built ({@link randomPlaceStep}). Each
@@ -176,16 +177,19 @@ export function samplePlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: Co
   const frontier = s.frontier;
   const demand = s.demand;
   const sig = tile.signature;
-  const placeable = 4 * frontier.length;
+  // The candidates are the open cells, or the few a module names (the River's open ends).
+  const only = candidateCells(rules, s, tile);
+  const placeable = 4 * (only === null ? frontier.length : only.length);
   // The modules' placement rules are asked only about candidates whose edges fit.
   const allowed = placementFilter(rules, s, tile);
   const candidates = placeable + turn.length;
   for (let t = 0; t < SAMPLE_TRIES && candidates > 0; t++) {
     const c = random(candidates);
     if (c >= placeable) return -1 - (c - placeable);
-    const d = demand[c >>> 2]!;
+    const i = only === null ? c >>> 2 : only[c >>> 2]!;
+    const d = demand[i]!;
     if ((sig[c & 3]! & (d >>> 12)) !== (d & 0xfff)) continue;
-    const key = frontier[c >>> 2]!;
+    const key = frontier[i]!;
     if (allowed === null || allowed(key, c & 3)) return key * 4 + (c & 3);
   }
   return randomPlaceStep(rules, s, tile.def.id, turn, buf, random);

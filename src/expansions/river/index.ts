@@ -333,6 +333,21 @@ export function river(options?: RiverOptions): Expansion {
     return null;
   }
 
+  /**
+   * A river tile's only possible cells: the open ends (each river tile continues the river, so
+   * it lies where an end flows to; placementError decides which of them and how turned).
+   */
+  function placementCells(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): readonly number[] | null {
+    if (groupsOf(rules).isRiver[tile.index] !== 1) return null;
+    const slice = sliceOf<Immutable<RiverState>>(state, RIVER);
+    const out: number[] = [];
+    for (let b = 1; b <= slice.branches; b++) {
+      const e = slice.ends[b];
+      if (e !== undefined) out.push(cellKey(e.x, e.y));
+    }
+    return out;
+  }
+
   function afterPlace(ctx: HookContext, index: number): void {
     const placed = ctx.state.tiles[index]!;
     if (groupsOf(ctx.rules).isRiver[placed.kind] !== 1) return;
@@ -370,6 +385,7 @@ export function river(options?: RiverOptions): Expansion {
     // The continuation and U-turn rules concern only river tiles.
     placementTiles: (tile) => roles.has(tile.id),
     placementError,
+    placementCells,
     afterPlace,
     // The score bounds of meeplekit/ai: the River awards no points of its own. Its tiles' roads,
     // cities, cloisters and fields are the base game's share (read from rules.tiles, whichever
