@@ -8,9 +8,9 @@ import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
 import type { CompiledTile } from '../tiles.js';
-import { CELL_OFFSET, cellKey, keyX, keyY, type GameState, type GameView, type Move } from '../state.js';
+import { CELL_OFFSET, cellKey, keyX, keyY, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
-import { actionClaim, claimNow, deployTargets, ownerOf, type ClaimNow } from './play.js';
+import { claimNow, deployTargets, ownerOf, type ClaimNow } from './play.js';
 import { firstDifference } from './json-diff.js';
 
 /**
@@ -335,7 +335,7 @@ export function checkMove(rules: Ruleset, state: Immutable<GameView>, move: unkn
   }
   if (step.kind !== 'deploy') return meepleError('move/wrong-step', `cannot ${type} now: the step is ${step.kind}`);
   // An expansion's claim on the action withdraws deploying (and, forced, passing): it says why.
-  const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
+  const claim = claimNow(rules, state);
   if (claim !== null && (type === 'deploy' || claim.claim.forced)) return meepleError(claim.claim.why.code, claim.claim.why.message);
   if (type === 'pass') return null;
   const feature = m['feature'];
@@ -379,10 +379,8 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
     return meepleError('move/not-your-turn', `player ${m['player']} cannot move: player ${step.player} must decide (${step.kind})`);
   }
   let offered: readonly Move[];
-  if (step.kind === 'deploy') {
-    const claim = rules.hooks.claimers.length > 0 ? actionClaim(rules, state) : null;
-    offered = claim === null || claim.owner === owner ? (owner.deployMoves?.(rules, state) ?? []) : [];
-  }
+  const claim = step.kind === 'deploy' ? claimNow(rules, state) : null;
+  if (step.kind === 'deploy') offered = claim === null || claim.owner === owner ? (owner.deployMoves?.(rules, state) ?? []) : [];
   else if (step.kind.startsWith(`${owner.id}/`)) offered = owner.stepMoves?.(rules, state) ?? [];
   else offered = [];
   // Moves of the active player's whole turn (ransom) are offered at every step of it.
@@ -390,10 +388,7 @@ function checkExpansionMove(rules: Ruleset, state: Immutable<GameView>, m: Recor
   for (const o of offered) if (firstDifference(o, m, '$') === null) return null;
   for (const o of anyStep) if (firstDifference(o, m, '$') === null) return null;
   // Another expansion claims the turn's action: it says why this one is withdrawn.
-  if (step.kind === 'deploy' && rules.hooks.claimers.length > 0) {
-    const claim = actionClaim(rules, state);
-    if (claim !== null && claim.owner !== owner) return meepleError(claim.claim.why.code, claim.claim.why.message);
-  }
+  if (claim !== null && claim.owner !== owner) return meepleError(claim.claim.why.code, claim.claim.why.message);
   // Refused: the expansion may say why in its own words and code.
   const own = owner.moveError?.(rules, state, m) ?? null;
   if (own !== null) return meepleError(own.code, own.message);
