@@ -3,7 +3,7 @@
  * cheap clones and fast random playouts. It runs the engine's own rule code on a plain copy of the
  * state: no immer, no validation of states, no events.
  */
-import { deployExtras, placementBuffer, randomDeploy, randomMove, randomPlacement, turnMoves } from '../core/engine/legal.js';
+import { deployExtras, deployMove, placementBuffer, randomDeploy, randomMove, randomPlacement, turnMoves } from '../core/engine/legal.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { RandomSource } from '../core/rng.js';
@@ -128,12 +128,6 @@ export interface ResearchSimulator {
   serialize(): string;
   /** The state as readable text for logs and language models (see {@link stateToString}). */
   toString(): string;
-}
-
-/** The move deploying the active player's follower on local feature `f` of the tile just placed. */
-function deployMove(rules: Ruleset, s: Immutable<GameState>, player: number, f: number): Move {
-  const placed = s.tiles[s.tiles.length - 1]!;
-  return { type: 'deploy', player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
 }
 
 class Research implements ResearchSimulator {

@@ -133,14 +133,17 @@ export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): 
   return m;
 }
 
+/** The move deploying `player`'s follower on local feature `f` of the tile just placed. @internal */
+export function deployMove(rules: Ruleset, state: Immutable<GameView>, player: number, f: number): Move {
+  const placed = state.tiles[state.tiles.length - 1]!;
+  return { type: 'deploy', player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
+}
+
 /** Move `i` of the deploy step whose deploy targets are `bits`: a deployment, an extra (see `deployExtras`), or pass; null past the end. */
 function deployMoveAt(rules: Ruleset, state: Immutable<GameView>, bits: number, i: number): Move | null {
   const player = (state.step as { player: number }).player;
   if (i < 0) return null;
-  const placed = state.tiles[state.tiles.length - 1]!;
-  for (let f = 0; bits >>> f !== 0; f++) {
-    if (bits & (1 << f) && i-- === 0) return { type: 'deploy', player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
-  }
+  for (let f = 0; bits >>> f !== 0; f++) if (bits & (1 << f) && i-- === 0) return deployMove(rules, state, player, f);
   const extras = deployExtras(rules, state);
   if (i < extras.length) return extras[i]!;
   return i === extras.length && passOffered(rules, state) ? { type: 'pass', player } : null;
@@ -243,11 +246,9 @@ export function placementBuffer(s: Immutable<GameView>): Int32Array {
 export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, sampled: boolean): Move {
   const step = s.step;
   if (step.kind === 'place-tile') {
-    if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
     const turn = turnMoves(rules, s);
-    const p = sampled
-      ? samplePlaceStep(rules, s, rules.tileById.get(step.tile)!, turn, PLACEMENTS, random)
-      : randomPlaceStep(rules, s, step.tile, turn, PLACEMENTS, random);
+    const buf = placementBuffer(s);
+    const p = sampled ? samplePlaceStep(rules, s, rules.tileById.get(step.tile)!, turn, buf, random) : randomPlaceStep(rules, s, step.tile, turn, buf, random);
     if (p < 0) return turn[-1 - p]!;
     const key = (p / 4) | 0;
     return { type: 'place', player: step.player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
@@ -258,8 +259,7 @@ export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: n
     const f = randomDeploy(rules, s, random, extras, claim);
     if (f === -1) return { type: 'pass', player: step.player };
     if (f < -1) return extras[-2 - f]!;
-    const placed = s.tiles[s.tiles.length - 1]!;
-    return { type: 'deploy', player: step.player, feature: rules.tiles[placed.kind]!.def.features[f]!.id };
+    return deployMove(rules, s, step.player, f);
   }
   if (step.kind === 'game-over') throw new Error('randomMove: the game is over');
   // A module's own step: its list is short; build it once.
