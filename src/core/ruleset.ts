@@ -137,6 +137,10 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
   const id = chosen.length === 0 ? readable : `${readable}#${moduleDigest(chosen)}`;
   const options: RulesetSpec =
     Object.keys(game.options).length === 0 ? { game: game.game, expansions: refs } : { game: game.game, options: game.options, expansions: refs };
+  // The modules with a placement hook that concern tile `t` (`placementTiles` selects it, or asks nothing).
+  const concerning = (t: CompiledTile, hook: 'placementError' | 'placementCells'): Expansion[] =>
+    expansions.filter((e) => e[hook] !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)));
+  const refusers = tiles.map((t) => concerning(t, 'placementError'));
   return Object.freeze({
     id,
     options,
@@ -158,21 +162,9 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
       beforeFinalScoring: hookList(expansions, 'beforeFinalScoring'),
       drawFilter: hookList(expansions, 'drawFilter'),
       placementError: hookList(expansions, 'placementError'),
-      placementByTile: tiles.map((t) =>
-        expansions
-          .filter((e) => e.placementError !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
-          .map((e) => e.placementError!.bind(e)),
-      ),
-      placementCellsByTile: tiles.map((t) =>
-        expansions
-          .filter((e) => e.placementCells !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
-          .map((e) => e.placementCells!.bind(e)),
-      ),
-      placementCellOnly: tiles.map((t) =>
-        expansions
-          .filter((e) => e.placementError !== undefined && (e.placementTiles === undefined || e.placementTiles(t.def)))
-          .every((e) => e.placementByCell === true),
-      ),
+      placementByTile: refusers.map((list) => list.map((e) => e.placementError!.bind(e))),
+      placementCellsByTile: tiles.map((t) => concerning(t, 'placementCells').map((e) => e.placementCells!.bind(e))),
+      placementCellOnly: refusers.map((list) => list.every((e) => e.placementByCell === true)),
       afterPlace: hookList(expansions, 'afterPlace'),
       afterScoring: hookList(expansions, 'afterScoring'),
       finalScoring: hookList(expansions, 'finalScoring'),
