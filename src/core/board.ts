@@ -350,12 +350,12 @@ export function layTile(
   s.tiles.push({ id: tile.def.id, kind: tile.index, x, y, rotation, player, node: base });
   // The tile's cell (a frontier cell, or any cell for a start tile) and up to four new frontier cells.
   makeRoom(s, 5);
-  const slot = slotOf(s.cells, key);
-  if (s.cells[slot] !== EMPTY_SLOT) {
-    const v = slotValue(s.cells[slot]!);
+  const cells = s.cells;
+  const slot = slotOf(cells, key);
+  if (cells[slot] !== EMPTY_SLOT) {
+    const v = slotValue(cells[slot]!);
     if (v <= -2) dropFrontier(s, -2 - v);
   }
-  const cells = s.cells;
   cells[slot] = packSlot(key, index);
 
   // One segment per local feature.

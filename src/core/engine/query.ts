@@ -6,7 +6,7 @@ import { meepleError, type MeepleError } from '../errors.js';
 import { featureTiles, findRoot } from '../features.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
-import { cellKey, type GameState, type GameView } from '../state.js';
+import { cellKey, type GameView } from '../state.js';
 import { PORTS, type Cell, type Immutable, type Port } from '../types.js';
 import { cloneState } from './clone.js';
 import { tileAt } from '../board.js';

@@ -9,7 +9,6 @@ import { award, featureRef, occupiedRoots, returnFollowers } from '../../core/en
 import type { GameState, GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import { CASTLE_KINDS } from './kinds.js';
 import { type CastleConfig } from './options.js';
 import { largestEmptyRegion } from './empty-area.js';
 import { type CastleSlice } from './state.js';
