@@ -409,12 +409,17 @@ def _connect_to_any(addresses: list, deadline: float) -> socket.socket:
     raise OSError("getaddrinfo returned no address")
 
 
+def address_text(host: str, port: int) -> str:
+    """``host:port`` as people write it (an IPv6 host in brackets)."""
+    return f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+
+
 class SocketTransport(Transport):
     """One TCP connection to a ``meeplekit serve --port P`` that was already listening: a session
     of its own on that server. Closing it closes the connection only; the server goes on."""
 
     def __init__(self, sock: socket.socket, host: str, port: int):
-        self.peer = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+        self.peer = address_text(host, port)
         self._sock = sock
         self._buffer = bytearray()
         self._owner = os.getpid()

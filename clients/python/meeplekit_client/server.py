@@ -15,7 +15,7 @@ import time
 import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ._transport import PipeTransport, SocketTransport, Transport
+from ._transport import PipeTransport, SocketTransport, Transport, address_text
 from .errors import MeepleError, ServerError
 
 PROTOCOL = 1
@@ -446,7 +446,7 @@ def _check_timeout(name: str, value: Optional[float]) -> Optional[float]:
 
 def _connect_failure(host: str, port: int, timeout: Optional[float], error: OSError) -> str:
     """The message for a connection to ``host:port`` that failed with ``error``."""
-    where = f"meeplekit serve at {host}:{port}" if ":" not in host else f"meeplekit serve at [{host}]:{port}"
+    where = f"meeplekit serve at {address_text(host, port)}"
     if isinstance(error, ConnectionRefusedError):
         return (
             f"could not connect to {where}: the connection was refused, nothing listens there. Start a server "
