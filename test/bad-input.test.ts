@@ -939,6 +939,16 @@ describe('expansion moves: refused early when padded, stored in their canonical 
     expect(whyIllegal(rules, state, move)).toBeNull();
   });
 
+  test('invented move types of a real module are refused, and the ruleset remembers only a bounded number of names', async () => {
+    const { rules, state, move } = await towerGameAtAnExpansionMove();
+    const before = JSON.stringify(state);
+    for (let i = 0; i < 2000; i++) expect(whyIllegal(rules, state, { ...move, type: `tower/invented-${i}` })?.code).toBe('tower/unknown-move');
+    expect(JSON.stringify(state)).toBe(before);
+    // ownerOf's memory of move types and step kinds (engine/play.ts) stops at 256 names.
+    expect(rules.hooks.owners.size).toBeLessThanOrEqual(256);
+    expect(whyIllegal(rules, state, move)).toBeNull();
+  });
+
   test('the same move with its keys in another order is stored in the offered shape: same bytes (issue: key order kept)', async () => {
     const { rules, state, move } = await towerGameAtAnExpansionMove();
     const reversed = Object.fromEntries(Object.entries(move).reverse());

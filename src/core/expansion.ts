@@ -404,6 +404,11 @@ export interface CompiledHooks {
   readonly afterPlace: readonly NonNullable<Expansion['afterPlace']>[];
   readonly afterScoring: readonly NonNullable<Expansion['afterScoring']>[];
   readonly finalScoring: readonly NonNullable<Expansion['finalScoring']>[];
+  /**
+   * The owners of the move types and step kinds seen so far (`'<id>/<name>'`), filled by
+   * `ownerOf` as it finds them and bounded (names come from untrusted moves too).
+   */
+  readonly owners: Map<string, Expansion>;
 }
 
 /** Emits an expansion's own event (`type` is `'<id>/<name>'`). */

@@ -262,9 +262,13 @@ export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: n
     return deployMove(rules, s, step.player, f);
   }
   if (step.kind === 'game-over') throw new Error('randomMove: the game is over');
-  // A module's own step: its list is short; build it once.
-  const list = listMoves(rules, s);
-  return list[random(list.length)]!;
+  // A module's own step: `listMoves(...)[random(n)]` without joining its list to the turn's moves.
+  const owner = ownerOf(rules, step.kind);
+  if (owner?.stepMoves === undefined) throw new Error(`no expansion lists the moves of step ${step.kind}`);
+  const own = owner.stepMoves(rules, s);
+  const turn = turnMoves(rules, s);
+  const i = random(own.length + turn.length);
+  return i < own.length ? own[i]! : turn[i - own.length]!;
 }
 
 const MOVE_KEYS = {

@@ -128,14 +128,25 @@ export function claimNow(rules: Ruleset, s: Immutable<GameView>): ClaimNow {
 
 /** The expansion that owns a move type or step kind `'<id>/<name>'`. @internal */
 export function ownerOf(rules: Ruleset, name: string): Expansion | undefined {
-  // Compared in place (no substring, no callback): this runs for every expansion move played.
+  // Asked for every expansion move and step (twice: to draw or check the move, then to play it):
+  // a name's owner is looked up once and remembered, for a few hundred names at most.
+  const owners = rules.hooks.owners;
+  const known = owners.get(name);
+  if (known !== undefined) return known;
+  // Compared in place (no substring, no callback).
   const list = rules.expansions;
   for (let i = 0; i < list.length; i++) {
     const id = list[i]!.id;
-    if (name.length > id.length && name.charCodeAt(id.length) === SLASH && name.startsWith(id)) return list[i]!;
+    if (name.length > id.length && name.charCodeAt(id.length) === SLASH && name.startsWith(id)) {
+      if (owners.size < MAX_REMEMBERED_OWNERS) owners.set(name, list[i]!);
+      return list[i]!;
+    }
   }
   return undefined;
 }
+
+/** How many names {@link ownerOf} remembers per ruleset: every real move type and step kind, not every name a caller can invent. */
+const MAX_REMEMBERED_OWNERS = 256;
 
 /** The character code of '/', which ends the expansion id in a move type or step kind. */
 const SLASH = 47;
