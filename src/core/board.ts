@@ -322,12 +322,6 @@ export function sortShort(list: number[] | Int32Array, n: number = list.length):
   }
 }
 
-/** Every placement of the tile, packed as `key * 4 + rotation`, in canonical order. */
-export function placements(rules: PlacementRules, state: Immutable<GameView>, tile: CompiledTile): Int32Array {
-  const out = new Int32Array(4 * state.frontier.length);
-  return out.subarray(0, collectPlacements(rules, state, tile, out));
-}
-
 /**
  * Lays tile `tile` at `x, y` turned `rotation` and updates the frontier and the feature graph.
  * Assumes the placement is legal (callers check first). Returns the new tile's index.

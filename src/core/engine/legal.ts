@@ -3,7 +3,7 @@
  * answers the same question for one move without listing them all (a property test keeps the
  * two in agreement) and says precisely why a move is refused.
  */
-import { candidateCells, collectPlacements, fits, frontierIndex, placementFilter, placements, tileAt } from '../board.js';
+import { candidateCells, collectPlacements, fits, frontierIndex, placementFilter, tileAt } from '../board.js';
 import { meepleError, type MeepleError } from '../errors.js';
 import { findRoot } from '../features.js';
 import type { Ruleset } from '../ruleset.js';
@@ -22,7 +22,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const step = state.step;
   const out: Move[] = [];
   if (step.kind === 'place-tile') {
-    const found = placements(rules, state, rules.tileById.get(step.tile)!);
+    const found = placementsNow(rules, state, rules.tileById.get(step.tile)!);
     for (let i = 0; i < found.length; i++) {
       const p = found[i]!;
       const key = (p / 4) | 0;
@@ -97,7 +97,7 @@ export function passOffered(rules: Ruleset, state: Immutable<GameView>, claim: C
 /** Number of legal moves (without building the placements and deployments). @internal */
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
-  if (step.kind === 'place-tile') return placements(rules, state, rules.tileById.get(step.tile)!).length + turnMoves(rules, state).length;
+  if (step.kind === 'place-tile') return placementsNow(rules, state, rules.tileById.get(step.tile)!).length + turnMoves(rules, state).length;
   if (step.kind === 'deploy') return bitCount(deployTargets(rules, state)) + deployExtras(rules, state).length + (passOffered(rules, state) ? 1 : 0);
   if (step.kind === 'game-over') return 0;
   return listMoves(rules, state).length;
@@ -113,7 +113,7 @@ function bitCount(bits: number): number {
 export function nthMove(rules: Ruleset, state: Immutable<GameView>, n: number): Move {
   const step = state.step;
   if (step.kind === 'place-tile') {
-    const found = placements(rules, state, rules.tileById.get(step.tile)!);
+    const found = placementsNow(rules, state, rules.tileById.get(step.tile)!);
     const p = found[n];
     if (p === undefined) {
       const m = turnMoves(rules, state)[n - found.length];
@@ -234,6 +234,16 @@ let PLACEMENTS = new Int32Array(256);
 export function placementBuffer(s: Immutable<GameView>): Int32Array {
   if (PLACEMENTS.length < 4 * s.frontier.length) PLACEMENTS = new Int32Array(8 * s.frontier.length);
   return PLACEMENTS;
+}
+
+/**
+ * Every placement of `tile` now, packed as `key * 4 + rotation`, in canonical order: a view of the
+ * shared placement scratch, to be read before anything else fills it (a new typed array a call
+ * cost about a microsecond: its buffer is allocated outside the heap).
+ */
+function placementsNow(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): Int32Array {
+  const buf = placementBuffer(state);
+  return buf.subarray(0, collectPlacements(rules, state, tile, buf));
 }
 
 /**
