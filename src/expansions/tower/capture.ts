@@ -41,28 +41,67 @@ export interface CaptureTarget {
 export function reachOf(state: Immutable<GameView>, x: number, y: number, height: number): number[] {
   if (height <= 0) return [];
   const home = cellKey(x, y);
-  const far = reachSides(state, home, height);
+  const north = sideReach(state, home, 0, height);
+  const east = sideReach(state, home, 1, height);
+  const south = sideReach(state, home, 2, height);
+  const west = sideReach(state, home, 3, height);
   // Ascending keys without sorting: north (farthest first), west (farthest first), home, east, south.
   const out: number[] = [];
-  for (let d = far[0]!; d >= 1; d--) out.push(home + d * SIDE_DELTA[0]!);
-  for (let d = far[3]!; d >= 1; d--) out.push(home + d * SIDE_DELTA[3]!);
+  for (let d = north; d >= 1; d--) out.push(home + d * SIDE_DELTA[0]!);
+  for (let d = west; d >= 1; d--) out.push(home + d * SIDE_DELTA[3]!);
   out.push(home);
-  for (let d = 1; d <= far[1]!; d++) out.push(home + d * SIDE_DELTA[1]!);
-  for (let d = 1; d <= far[2]!; d++) out.push(home + d * SIDE_DELTA[2]!);
+  for (let d = 1; d <= east; d++) out.push(home + d * SIDE_DELTA[1]!);
+  for (let d = 1; d <= south; d++) out.push(home + d * SIDE_DELTA[2]!);
   return out;
 }
 
 /**
- * How far the reach of a tower of height `height` at cell `home` goes on each side (N, E, S, W):
- * up to `height` cells, stopping before the first empty cell.
+ * How far the reach of a tower of height `height` at cell `home` goes on side `side` (0 to 3:
+ * N, E, S, W): up to `height` cells, stopping before the first empty cell.
  */
-function reachSides(state: Immutable<GameView>, home: number, height: number): number[] {
-  const far = [0, 0, 0, 0];
-  for (let side = 0; side < 4; side++) {
-    let k = home;
-    while (far[side]! < height && tileAt(state, (k += SIDE_DELTA[side]!)) >= 0) far[side]!++;
-  }
+function sideReach(state: Immutable<GameView>, home: number, side: number, height: number): number {
+  const delta = SIDE_DELTA[side]!;
+  let far = 0;
+  while (far < height && tileAt(state, home + (far + 1) * delta) >= 0) far++;
   return far;
+}
+
+/**
+ * How far the reach of the tower {@link inReach} is asked about goes on each side (N, E, S, W),
+ * -1 for a side not walked yet: each side is walked only when a follower stands in line with the
+ * tower on it (most stand nowhere near). Scratch, reset by {@link newReach}: filled and read within
+ * one call of {@link canCapture} or {@link collectTargets}, nothing kept between calls.
+ */
+const FAR = new Int32Array(4);
+
+/** Starts a reach question (see {@link FAR}): no side walked yet. */
+function newReach(): void {
+  FAR.fill(-1);
+}
+
+/**
+ * Whether cell `cx, cy` is in the reach of a tower of height `height` (1 or more) at `x, y`: the
+ * tower's own cell, or one of its four lines as far as {@link sideReach} goes. Asked after
+ * {@link newReach}, about one tower.
+ */
+function inReach(state: Immutable<GameView>, x: number, y: number, height: number, cx: number, cy: number): boolean {
+  const dx = cx - x;
+  const dy = cy - y;
+  let side: number;
+  let distance: number;
+  if (dx === 0) {
+    if (dy === 0) return true;
+    side = dy < 0 ? 0 : 2;
+    distance = dy < 0 ? -dy : dy;
+  } else if (dy === 0) {
+    side = dx > 0 ? 1 : 3;
+    distance = dx > 0 ? dx : -dx;
+  } else {
+    return false;
+  }
+  if (distance > height) return false;
+  if (FAR[side]! < 0) FAR[side] = sideReach(state, cellKey(x, y), side, height);
+  return distance <= FAR[side]!;
 }
 
 /**
@@ -71,35 +110,9 @@ function reachSides(state: Immutable<GameView>, home: number, height: number): n
  * by owner. Followers of one player on one feature of one tile are alike: listed once.
  */
 export function captureTargets(rules: Ruleset, state: Immutable<GameView>, x: number, y: number, height: number, captor: number): CaptureTarget[] {
-  if (height <= 0) return [];
-  const inReach = reachTest(state, x, y, height);
-  // Every follower in reach as one number, `(cellKey * LOCAL_SPAN + local) * OWNER_SPAN + owner`
-  // (the tower top as local TOP_LOCAL, after every feature): ascending numbers are the canonical
-  // order, and alike followers are equal numbers. One walk over the followers and the towers,
-  // where asking each cell in reach for its followers walked them once a cell.
-  const found: number[] = [];
-  const fs = state.followers;
-  for (let i = 0; i < fs.length; i++) {
-    const f = fs[i]!;
-    if (f.player === captor) continue;
-    const t = state.tiles[f.tile]!;
-    if (inReach(t.x, t.y)) found.push((cellKey(t.x, t.y) * LOCAL_SPAN + f.local) * OWNER_SPAN + f.player);
-  }
-  for (const tower of towerSlice(state).towers) {
-    if (tower.top >= 0 && tower.top !== captor && inReach(tower.x, tower.y)) found.push((cellKey(tower.x, tower.y) * LOCAL_SPAN + TOP_LOCAL) * OWNER_SPAN + tower.top);
-  }
-  found.sort((a, b) => a - b);
+  const n = collectTargets(state, x, y, height, captor);
   const out: CaptureTarget[] = [];
-  for (let i = 0; i < found.length; i++) {
-    if (i > 0 && found[i] === found[i - 1]) continue;
-    const owner = found[i]! % OWNER_SPAN;
-    const at = (found[i]! - owner) / OWNER_SPAN;
-    const local = at % LOCAL_SPAN;
-    const key = (at - local) / LOCAL_SPAN;
-    const placed = state.tiles[tileAt(state, key)]!;
-    const feature = local === TOP_LOCAL ? TOP : rules.tiles[placed.kind]!.def.features[local]!.id;
-    out.push({ x: placed.x, y: placed.y, feature, owner });
-  }
+  for (let i = 0; i < n; i++) out.push(targetOf(rules, state, FOUND[i]!));
   return out;
 }
 
@@ -110,17 +123,58 @@ const LOCAL_SPAN = 128;
 const TOP_LOCAL = LOCAL_SPAN - 1;
 
 /**
- * Whether cell `cx, cy` is in the reach of a tower of height `height` at `x, y`: the tower's own
- * cell, or one of its four lines as far as {@link reachSides} goes.
+ * The targets {@link collectTargets} found, packed (see there): scratch, filled and read within
+ * one call of {@link captureTargets} or {@link captureMoves}, nothing kept between calls.
  */
-function reachTest(state: Immutable<GameView>, x: number, y: number, height: number): (cx: number, cy: number) => boolean {
-  const far = reachSides(state, cellKey(x, y), height);
-  return (cx, cy) => {
-    const dx = cx - x;
-    const dy = cy - y;
-    if (dx === 0) return dy === 0 || (dy < 0 ? -dy <= far[0]! : dy <= far[2]!);
-    return dy === 0 && (dx > 0 ? dx <= far[1]! : -dx <= far[3]!);
-  };
+const FOUND: number[] = [];
+
+/**
+ * Finds the followers `captor` may capture from the tower at `x, y` (height `height`): puts them
+ * in {@link FOUND}, in canonical order and each alike follower once, and returns how many. Each
+ * is one number, `(cellKey * LOCAL_SPAN + local) * OWNER_SPAN + owner` (the tower top as local
+ * TOP_LOCAL, after every feature): ascending numbers are the canonical order, and alike followers
+ * are equal numbers. One walk over the followers and the towers, where asking each cell in reach
+ * for its followers walked them once a cell.
+ */
+function collectTargets(state: Immutable<GameView>, x: number, y: number, height: number, captor: number): number {
+  if (height <= 0) return 0;
+  newReach();
+  let n = 0;
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
+    if (f.player === captor) continue;
+    const t = state.tiles[f.tile]!;
+    if (inReach(state, x, y, height, t.x, t.y)) FOUND[n++] = (cellKey(t.x, t.y) * LOCAL_SPAN + f.local) * OWNER_SPAN + f.player;
+  }
+  for (const tower of towerSlice(state).towers) {
+    if (tower.top >= 0 && tower.top !== captor && inReach(state, x, y, height, tower.x, tower.y)) {
+      FOUND[n++] = (cellKey(tower.x, tower.y) * LOCAL_SPAN + TOP_LOCAL) * OWNER_SPAN + tower.top;
+    }
+  }
+  // Sorted by insertion (a handful of numbers), alike ones dropped.
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const v = FOUND[i]!;
+    let j = kept;
+    while (j > 0 && FOUND[j - 1]! > v) j--;
+    if (j > 0 && FOUND[j - 1] === v) continue;
+    for (let k = kept; k > j; k--) FOUND[k] = FOUND[k - 1]!;
+    FOUND[j] = v;
+    kept++;
+  }
+  return kept;
+}
+
+/** The target a number of {@link collectTargets} stands for. */
+function targetOf(rules: Ruleset, state: Immutable<GameView>, packed: number): CaptureTarget {
+  const owner = packed % OWNER_SPAN;
+  const at = (packed - owner) / OWNER_SPAN;
+  const local = at % LOCAL_SPAN;
+  const key = (at - local) / LOCAL_SPAN;
+  const placed = state.tiles[tileAt(state, key)]!;
+  const feature = local === TOP_LOCAL ? TOP : rules.tiles[placed.kind]!.def.features[local]!.id;
+  return { x: placed.x, y: placed.y, feature, owner };
 }
 
 /**
@@ -130,14 +184,14 @@ function reachTest(state: Immutable<GameView>, x: number, y: number, height: num
  */
 export function canCapture(state: Immutable<GameView>, x: number, y: number, height: number, captor: number): boolean {
   if (height <= 0) return false;
-  const inReach = reachTest(state, x, y, height);
+  newReach();
   const fs = state.followers;
   for (let i = 0; i < fs.length; i++) {
     if (fs[i]!.player === captor) continue;
     const t = state.tiles[fs[i]!.tile]!;
-    if (inReach(t.x, t.y)) return true;
+    if (inReach(state, x, y, height, t.x, t.y)) return true;
   }
-  for (const tower of towerSlice(state).towers) if (tower.top >= 0 && tower.top !== captor && inReach(tower.x, tower.y)) return true;
+  for (const tower of towerSlice(state).towers) if (tower.top >= 0 && tower.top !== captor && inReach(state, x, y, height, tower.x, tower.y)) return true;
   return false;
 }
 
@@ -145,9 +199,12 @@ export function canCapture(state: Immutable<GameView>, x: number, y: number, hei
 export function captureMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
   const step = state.step as Immutable<TowerCaptureStep>;
   const player = step.player;
-  const out: Move[] = captureTargets(rules, state, step.x, step.y, step.height, player).map(
-    (t): Move => ({ type: 'tower/capture', player, x: t.x, y: t.y, feature: t.feature, owner: t.owner }),
-  );
+  const n = collectTargets(state, step.x, step.y, step.height, player);
+  const out: Move[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = targetOf(rules, state, FOUND[i]!);
+    out.push({ type: 'tower/capture', player, x: t.x, y: t.y, feature: t.feature, owner: t.owner });
+  }
   out.push({ type: 'tower/decline', player });
   return out;
 }
