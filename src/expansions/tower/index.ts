@@ -175,12 +175,13 @@ export function tower(options?: TowerOptions): Expansion {
   function afterPlace(ctx: HookContext, index: number): void {
     const placed = ctx.state.tiles[index]!;
     if (!isFoundation(ctx.rules, placed.kind)) return;
-    // Kept in canonical order (by cell), so that moves list them without sorting.
+    // Kept in canonical order (by cell), so that moves list them without sorting: inserted from
+    // the end, moving the towers after it up one (no splice: it allocated its removed-items list).
     const towers = towerSlice(ctx.state).towers;
     const key = cellKey(placed.x, placed.y);
     let at = towers.length;
-    while (at > 0 && cellKey(towers[at - 1]!.x, towers[at - 1]!.y) > key) at--;
-    towers.splice(at, 0, { x: placed.x, y: placed.y, height: 0, top: -1 });
+    for (; at > 0 && cellKey(towers[at - 1]!.x, towers[at - 1]!.y) > key; at--) towers[at] = towers[at - 1]!;
+    towers[at] = { x: placed.x, y: placed.y, height: 0, top: -1 };
   }
 
   function play(ctx: HookContext, move: ExpansionMove): 'wait' | 'done' {
