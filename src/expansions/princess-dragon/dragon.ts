@@ -18,7 +18,7 @@ import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, keyX, keyY, type GameView, type Move } from '../../core/state.js';
 import type { CompiledTile } from '../../core/tiles.js';
 import type { Cell, Immutable } from '../../core/types.js';
-import { FLIGHT_STEPS, pdSlice, sameCell, type PrincessDragonState } from './state.js';
+import { FLIGHT_STEPS, pdSlice, type PrincessDragonState } from './state.js';
 
 /** A dragon's step: decided by one player, the flight's next cell. */
 export interface DragonStep {
@@ -34,10 +34,14 @@ export interface DragonStep {
 export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[] {
   const player = state.step.kind === 'game-over' ? -1 : state.step.player;
   const slice = pdSlice(state);
+  const sides = openSides(state, slice);
   const out: Move[] = [];
+  if (sides === 0) return out;
+  const at = cellKey(slice.dragon!.x, slice.dragon!.y);
   for (let side = 0; side < 4; side++) {
-    const k = targetOnSide(state, slice, side);
-    if (k >= 0) out.push({ type: 'princess-dragon/move-dragon', player, x: keyX(k), y: keyY(k) });
+    if ((sides & (1 << side)) === 0) continue;
+    const k = at + SIDE_DELTA[side]!;
+    out.push({ type: 'princess-dragon/move-dragon', player, x: keyX(k), y: keyY(k) });
   }
   return out;
 }
@@ -48,34 +52,45 @@ export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[]
  */
 export function dragonTargets(state: Immutable<GameView>): Cell[] {
   const slice = pdSlice(state);
+  const sides = openSides(state, slice);
   const out: Cell[] = [];
+  if (sides === 0) return out;
+  const at = cellKey(slice.dragon!.x, slice.dragon!.y);
   for (let side = 0; side < 4; side++) {
-    const k = targetOnSide(state, slice, side);
-    if (k >= 0) out.push({ x: keyX(k), y: keyY(k) });
+    if ((sides & (1 << side)) === 0) continue;
+    const k = at + SIDE_DELTA[side]!;
+    out.push({ x: keyX(k), y: keyY(k) });
   }
   return out;
 }
 
-/** Whether the dragon can take a step now (some cell of {@link dragonTargets}), without listing them. */
-function canStep(state: Immutable<GameView>): boolean {
-  const slice = pdSlice(state);
-  for (let side = 0; side < 4; side++) if (targetOnSide(state, slice, side) >= 0) return true;
-  return false;
-}
-
-/** The key of the cell next to the dragon on side `side` (N, E, S, W) if it may enter it, else -1 (`slice`: the state's). */
-function targetOnSide(state: Immutable<GameView>, slice: Immutable<PrincessDragonState>, side: number): number {
+/**
+ * The sides (bit `side`: N, E, S, W) on which the dragon may enter the next cell (`slice`: the
+ * state's): a tile, not visited in this flight, not the fairy's cell. 0 when it is off the board
+ * or not flying. The visited cells and the fairy's are ruled out first (one pass, no look-up:
+ * the cell it came from is always one), then the board is asked about the sides left.
+ */
+function openSides(state: Immutable<GameView>, slice: Immutable<PrincessDragonState>): number {
   const at = slice.dragon;
   const flight = slice.flight;
-  if (at === null || flight === null) return -1;
-  const k = cellKey(at.x, at.y) + SIDE_DELTA[side]!;
-  if (tileAt(state, k) < 0) return -1;
-  const x = keyX(k);
-  const y = keyY(k);
-  if (sameCell(slice.fairy, x, y)) return -1;
+  if (at === null || flight === null) return 0;
+  let sides = 0b1111 & ~sideOf(at, slice.fairy);
   const visited = flight.visited;
-  for (let i = 0; i < visited.length; i++) if (visited[i]!.x === x && visited[i]!.y === y) return -1;
-  return k;
+  for (let i = 0; i < visited.length; i++) sides &= ~sideOf(at, visited[i]!);
+  if (sides === 0) return 0;
+  const k = cellKey(at.x, at.y);
+  for (let side = 0; side < 4; side++) if ((sides & (1 << side)) !== 0 && tileAt(state, k + SIDE_DELTA[side]!) < 0) sides &= ~(1 << side);
+  return sides;
+}
+
+/** The bit of the side (N, E, S, W: y - 1, x + 1, y + 1, x - 1) on which `cell` lies next to `at`; 0 when it does not (or is null). */
+function sideOf(at: Immutable<Cell>, cell: Immutable<Cell> | null): number {
+  if (cell === null) return 0;
+  const dx = cell.x - at.x;
+  const dy = cell.y - at.y;
+  if (dx === 0) return dy === -1 ? 0b0001 : dy === 1 ? 0b0100 : 0;
+  if (dy === 0) return dx === 1 ? 0b0010 : dx === -1 ? 0b1000 : 0;
+  return 0;
 }
 
 /** After placing (tile `index`, a volcano or not): a volcano brings the dragon onto it, from wherever it is (the first one brings it onto the board). */
@@ -85,7 +100,7 @@ export function volcanoLanding(ctx: HookContext, volcano: boolean, index: number
   const slice = pdSlice(ctx.state);
   const from = slice.dragon;
   slice.dragon = { x: placed.x, y: placed.y };
-  emitExpansionEvent(ctx.emit, 'princess-dragon/dragon-landed', { from, to: { x: placed.x, y: placed.y } });
+  if (ctx.emit !== null) emitExpansionEvent(ctx.emit, 'princess-dragon/dragon-landed', { from, to: { x: placed.x, y: placed.y } });
 }
 
 /**
@@ -126,12 +141,12 @@ export function startFlight(ctx: HookContext, dragonTile: boolean): 'wait' | voi
 /** Sets the flight's next step (`steps` taken so far), or ends the flight: 'wait' or nothing. */
 function nextStep(ctx: HookContext, steps: number): 'wait' | void {
   const s = ctx.state;
-  if (steps < FLIGHT_STEPS && canStep(s)) {
+  const slice = pdSlice(s);
+  if (steps < FLIGHT_STEPS && openSides(s, slice) !== 0) {
     s.step = { kind: 'princess-dragon/dragon', player: (s.active + steps) % s.players, steps };
     return 'wait';
   }
-  const slice = pdSlice(s);
-  emitExpansionEvent(ctx.emit, 'princess-dragon/flight-ended', { steps, at: slice.dragon });
+  if (ctx.emit !== null) emitExpansionEvent(ctx.emit, 'princess-dragon/flight-ended', { steps, at: slice.dragon });
   slice.flight = null;
 }
 
@@ -146,7 +161,8 @@ export function playDragon(ctx: HookContext, player: number, x: number, y: numbe
   slice.dragon = { x, y };
   slice.flight!.visited.push({ x, y });
   const steps = (s.step as Immutable<DragonStep>).steps + 1;
-  emitExpansionEvent(ctx.emit, 'princess-dragon/dragon-moved', { player, from, to: { x, y }, step: steps });
+  // Events (here and below) are built only when someone takes them: a playout takes none.
+  if (ctx.emit !== null) emitExpansionEvent(ctx.emit, 'princess-dragon/dragon-moved', { player, from, to: { x, y }, step: steps });
   clearTile(ctx, tileAt(s, cellKey(x, y)));
   return nextStep(ctx, steps) === 'wait' ? 'wait' : 'done';
 }
