@@ -50,14 +50,13 @@ export function princessKnights(rules: Ruleset, state: Immutable<GameView>, prin
 
 /**
  * Whether the city of the princess laid this turn holds a knight (`princessKnights(...).length > 0`
- * without listing them): asked by every claim on the turn's action, several times a turn.
+ * without listing them): asked by every claim on the turn's action, several times a turn, so it
+ * reads the count of followers the feature graph keeps on the city (the count the core's own
+ * occupancy test, `deployTargets`, reads) instead of looking for them.
  */
 export function princessHasKnights(rules: Ruleset, state: Immutable<GameView>, princesses: Readonly<Record<string, string>>): boolean {
   const root = princessCity(rules, state, princesses);
-  const g = state.features;
-  if (root < 0 || g.followers[root] === 0) return false;
-  for (const f of state.followers) if (findRoot(g.parent, state.tiles[f.tile]!.node + f.local) === root) return true;
-  return false;
+  return root >= 0 && state.features.followers[root]! > 0;
 }
 
 /** The root segment of the princess's city on the tile laid this turn, or -1 when no princess tile was laid this turn. */
