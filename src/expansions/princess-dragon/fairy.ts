@@ -131,8 +131,13 @@ function rootOf(state: Immutable<GameView>, i: number): number {
   return findRoot(state.features.parent, state.tiles[f.tile]!.node + f.local);
 }
 
-/** Before feature `root` is scored: 3 points to the owner of each follower on it standing on the fairy's tile. */
+/**
+ * Before feature `root` is scored: 3 points to the owner of each follower on it standing on the
+ * fairy's tile. Most completed features hold no follower: the count the feature graph keeps on
+ * each one says so without a look at the followers.
+ */
 export function fairyScoring(ctx: HookContext, root: number): void {
+  if (ctx.state.features.followers[root] === 0) return;
   for (const i of onFairyTile(ctx.state)) if (rootOf(ctx.state, i) === root) award(ctx, ctx.state.followers[i]!.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
 }
 
