@@ -355,11 +355,7 @@ export function river(options?: RiverOptions): Expansion {
     const tile = ctx.rules.tiles[placed.kind]!;
     // The spring (laid at set-up) continues no end; every other river tile takes the one it meets.
     let branch = endAt(slice, placed.x, placed.y);
-    let flow = -1;
-    if (branch !== null) {
-      flow = SIDES.indexOf(slice.ends[branch]!.flow);
-      delete slice.ends[branch];
-    }
+    const flow = branch === null ? -1 : SIDES.indexOf(slice.ends[branch]!.flow);
     const entry = flow < 0 ? -1 : (flow + 2) % 4;
     const key = cellKey(placed.x, placed.y);
     for (const s of riverSidesCached(sidesCache, tile, placed.rotation)) {
@@ -370,6 +366,9 @@ export function river(options?: RiverOptions): Expansion {
       const dy = s === 2 ? 1 : s === 0 ? -1 : 0;
       slice.ends[id] = { x: placed.x + dx, y: placed.y + dy, flow: SIDES[s]!, turn: flow < 0 ? null : turnOf(flow, s) };
     }
+    // The end this tile took and did not carry on (a lake): its branch is closed. (Carried on, it
+    // was overwritten above: `delete` leaves holes in the record that every later look-up pays for.)
+    if (branch !== null) delete slice.ends[branch];
   }
 
   return {
