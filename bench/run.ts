@@ -5,6 +5,12 @@
  * through legalActions + applyAction and the cost of a clone, per configuration.
  * One core; each configuration in its own process; each figure is the best of three timed rounds
  * after a warm-up.
+ *
+ * `npm run bench:pairs [-- --pairs N] [-- --seconds S]`: the expansions' cost per tile placed and
+ * per move over classic-2p's, measured pair by pair: for each expansion configuration, N pairs of
+ * fresh processes, classic-2p's Simulator then the configuration's, one right after the other; the
+ * median ratio, with the lowest and highest. The full run's ratios divide figures measured minutes
+ * apart, which a shared machine's drift can move by a fifth; a pair's two figures drift together.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -29,8 +35,10 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '2' },
     // Internal: measure one configuration only (each runs in its own process, see below).
     only: { type: 'string' },
-    // Internal: which group of paths (the engine's, or the research interface's).
+    // Internal: which group of paths (the engine's, the research interface's, or the Simulator's alone).
     group: { type: 'string', default: 'engine' },
+    // The expansions' ratios to classic-2p, in this many pairs of processes (see above).
+    pairs: { type: 'string' },
   },
 });
 const budget = Number(values.seconds) * 1000;
@@ -243,7 +251,38 @@ const configs: Config[] = [
 const GROUPS = ['engine', 'research'] as const;
 function measureConfig(c: Config, group: string): Row[] {
   if (group === 'research') return [researchGames(c), researchActions(c), cloneCost(c)];
+  if (group === 'simulator') return [simulatorGames(c)];
   return [simulatorGames(c), applyMoveGames(c), generations(c)];
+}
+
+/** Measures one configuration's group of paths in a fresh process. */
+function inChild(name: string, group: string): Row[] {
+  const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--only', name, '--group', group, '--seconds', values.seconds], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out) as Row[];
+}
+
+/** Seconds per tile placed and per move played of a Simulator row. */
+function costs(r: Row | undefined): { tile: number; move: number } {
+  if (r?.gamesPerSecond === undefined || r.tilesPerGame === undefined || r.movesPerGame === undefined) throw new Error('not a Simulator row');
+  return { tile: 1 / (r.gamesPerSecond * r.tilesPerGame), move: 1 / (r.gamesPerSecond * r.movesPerGame) };
+}
+
+/** A pair-by-pair ratio: the median of the pairs, with the lowest and highest. */
+interface PairedRatio {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function summary(values: number[]): PairedRatio {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = v.length >> 1;
+  const median = v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+  const r2 = (x: number): number => Math.round(100 * x) / 100;
+  return { median: r2(median), min: r2(v[0]!), max: r2(v[v.length - 1]!) };
 }
 
 // Each configuration is measured in a fresh process, and the research interface's paths in
@@ -256,16 +295,36 @@ if (values.only !== undefined) {
   process.stdout.write(JSON.stringify(measureConfig(c, values.group)));
   process.exit(0);
 }
-for (const c of configs) {
-  for (const group of GROUPS) {
-    const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1]!, '--only', c.name, '--group', group, '--seconds', values.seconds], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    results = results.concat(JSON.parse(out) as Row[]);
+if (values.pairs !== undefined) {
+  const n = Number(values.pairs);
+  if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error(`--pairs takes a whole number of pairs from 1 to 50, got ${values.pairs}`);
+  const rows: { config: string; pairs: number; perTileVsClassic: PairedRatio; perMoveVsClassic: PairedRatio }[] = [];
+  for (const c of configs) {
+    if (!c.name.startsWith('classic-2p+')) continue;
+    const tile: number[] = [];
+    const move: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const base = costs(inChild('classic-2p', 'simulator')[0]);
+      const with_ = costs(inChild(c.name, 'simulator')[0]);
+      tile.push(with_.tile / base.tile);
+      move.push(with_.move / base.move);
+    }
+    rows.push({ config: c.name, pairs: n, perTileVsClassic: summary(tile), perMoveVsClassic: summary(move) });
   }
+  const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
+  if (values.json) process.stdout.write(`${JSON.stringify({ machine, secondsPerFigure: budget / 1000, ratios: rows })}\n`);
+  else {
+    console.log(`meeplekit bench, ${n} pairs of processes (classic-2p, then the configuration): node ${machine.node}, ${machine.cpu}, one core`);
+    const show = (r: PairedRatio): string => `${r.median}x (${r.min} to ${r.max})`;
+    for (const r of rows) console.log(`${r.config.padEnd(40)} per tile ${show(r.perTileVsClassic)}, per move ${show(r.perMoveVsClassic)}`);
+  }
+  process.exit(0);
 }
-// Expansions are judged by their cost per tile placed against classic's (one figure from each process).
+for (const c of configs) {
+  for (const group of GROUPS) results = results.concat(inChild(c.name, group));
+}
+// Expansions are judged by their cost per tile placed against classic's (one figure from each
+// process, minutes apart: `--pairs` measures the ratios pair by pair).
 const per = (r: Row | undefined, unit: 'tilesPerGame' | 'movesPerGame') =>
   r?.gamesPerSecond !== undefined && r[unit] !== undefined ? 1 / (r.gamesPerSecond * r[unit]) : undefined;
 const classicRow = results.find((r) => r.config === 'classic-2p' && r.path === 'simulator');
