@@ -208,14 +208,15 @@ function turnOf(flow: number, exit: number): RiverTurn | null {
 }
 
 /**
- * The branch id of the open end flowing into cell x,y, or null (the first one, if two meet there).
- * Branch ids are `'1'` to `String(branches)`: counting up visits them in the order a `for ... in`
- * would (integer keys ascending), without enumerating the record's keys.
+ * The branch id of the open end flowing into cell x,y, as a number, or null (the first one, if two
+ * meet there). Branch ids are `'1'` to `String(branches)`: counting up visits them in the order a
+ * `for ... in` would (integer keys ascending), without enumerating the record's keys; a record
+ * indexed by the number reads and writes the same key as by its text.
  */
-function endAt(slice: Immutable<RiverState>, x: number, y: number): string | null {
+function endAt(slice: Immutable<RiverState>, x: number, y: number): number | null {
   for (let b = 1; b <= slice.branches; b++) {
     const e = slice.ends[b];
-    if (e !== undefined && e.x === x && e.y === y) return String(b);
+    if (e !== undefined && e.x === x && e.y === y) return b;
   }
   return null;
 }
@@ -360,7 +361,7 @@ export function river(options?: RiverOptions): Expansion {
     const key = cellKey(placed.x, placed.y);
     for (const s of riverSidesCached(sidesCache, tile, placed.rotation)) {
       if (s === entry || tileAt(ctx.state, key + SIDE_DELTA[s]!) >= 0) continue;
-      const id = branch ?? String(++slice.branches);
+      const id = branch ?? ++slice.branches;
       branch = null; // a further exit (the fork's) opens a new branch
       const dx = s === 1 ? 1 : s === 3 ? -1 : 0;
       const dy = s === 2 ? 1 : s === 0 ? -1 : 0;
