@@ -354,4 +354,5 @@ if (values.json) {
     const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.microsPerMove !== undefined ? `, ${r.microsPerMove} us/move` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile, ${r.perMoveVsClassic}x per move` : ''})` : '';
     console.log(`${r.config.padEnd(40)} ${r.path.padEnd(11)} ${figure}${extra}`);
   }
+  console.log('(x classic: figures measured minutes apart, which a busy machine moves by a fifth; `npm run bench:pairs` measures these ratios pair by pair)');
 }
