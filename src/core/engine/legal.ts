@@ -40,10 +40,7 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
     if (passOffered(rules, state)) out.push({ type: 'pass', player: step.player });
     return out;
   } else if (step.kind !== 'game-over') {
-    // One of an expansion's own steps: its moves come from that expansion.
-    const owner = ownerOf(rules, step.kind);
-    if (owner?.stepMoves === undefined) throw new Error(`no expansion lists the moves of step ${step.kind}`);
-    out.push(...owner.stepMoves(rules, state));
+    out.push(...stepMoves(rules, state, step.kind));
   }
   out.push(...turnMoves(rules, state));
   return out;
@@ -51,6 +48,13 @@ export function listMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
 
 /** No moves: the shared, frozen empty list (most turns offer no module moves; nothing is allocated for them). */
 const NO_MOVES: readonly Move[] = Object.freeze([]);
+
+/** The moves of one of an expansion's own steps (`kind`), from that expansion. */
+function stepMoves(rules: Ruleset, state: Immutable<GameView>, kind: string): Move[] {
+  const owner = ownerOf(rules, kind);
+  if (owner?.stepMoves === undefined) throw new Error(`no expansion lists the moves of step ${kind}`);
+  return owner.stepMoves(rules, state);
+}
 
 /**
  * The moves offered at any step of the active player's own turn (ransom), in hook order. Read
@@ -273,9 +277,7 @@ export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: n
   }
   if (step.kind === 'game-over') throw new Error('randomMove: the game is over');
   // A module's own step: `listMoves(...)[random(n)]` without joining its list to the turn's moves.
-  const owner = ownerOf(rules, step.kind);
-  if (owner?.stepMoves === undefined) throw new Error(`no expansion lists the moves of step ${step.kind}`);
-  const own = owner.stepMoves(rules, s);
+  const own = stepMoves(rules, s, step.kind);
   const turn = turnMoves(rules, s);
   const i = random(own.length + turn.length);
   return i < own.length ? own[i]! : turn[i - own.length]!;
