@@ -61,7 +61,7 @@ const MEMBERS: Readonly<Record<string, Check>> = {
   actions: record({ version: int(1, 1 << 20), size: fn, maxMoves: fn, encode: fn, decode: fn, window: (v) => (isRecord(v) ? null : 'an object') }, ['version', 'size', 'maxMoves', 'encode', 'decode']),
 };
 for (const hook of [
-  'validate', 'setup', 'drawFilter', 'placementTiles', 'placementError', 'placementCells', 'moveError', 'afterPlace', 'turnStart', 'deployMoves', 'deployAllowed',
+  'validate', 'setup', 'drawFilter', 'placementTiles', 'placementError', 'placementCells', 'moveError', 'afterPlace', 'turnStart', 'deployMoves', 'countDeployMoves', 'drawDeployMove', 'deployAllowed',
   'claimsAction', 'tileFollowers', 'releaseAt', 'afterAction', 'beforeScoring', 'scoringOrder', 'afterScoring', 'beforeTurnEnd', 'nextPlayer',
   'stepMoves', 'play', 'beforeFinalScoring', 'finalScoring', 'followersHeld', 'turnMoves', 'observe', 'viewPart', 'scoreBounds',
 ]) {
@@ -79,14 +79,22 @@ export function moduleProblem(v: unknown): string | null {
   for (let o: object | null = v; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
     for (const k of Object.getOwnPropertyNames(o)) if (k !== 'constructor') keys.add(k);
   }
+  const present = new Set<string>();
   for (const k of keys) {
     const check = MEMBERS[k];
     const name = typeof v['id'] === 'string' ? `'${v['id'].slice(0, 40)}'` : 'the module';
     if (check === undefined) return `${name} has a member '${k.slice(0, 40)}' that expansion modules do not have (misspelt hook?)`;
     const value = v[k];
     if (value === undefined && k !== 'id' && k !== 'order' && k !== 'options') continue;
+    present.add(k);
     const problem = check(value);
     if (problem !== null) return `${name}: '${k}' must be ${problem}`;
+  }
+  // Counting without drawing (or the reverse) would leave a random playout half a contract.
+  const count = present.has('countDeployMoves');
+  if (count !== present.has('drawDeployMove') || (count && !present.has('deployMoves'))) {
+    const name = typeof v['id'] === 'string' ? `'${v['id'].slice(0, 40)}'` : 'the module';
+    return `${name}: 'countDeployMoves' and 'drawDeployMove' come together, and only with 'deployMoves'`;
   }
   return null;
 }

@@ -975,6 +975,9 @@ describe('createRuleset checks every member of an expansion module (issue: TypeE
     ['a misspelt hook', { ...base, afterscoring: () => undefined }],
     ['chance without its functions', { ...base, chance: { maxOutcomes: 3 } }],
     ["start: 'A'", { ...base, start: 'A' }],
+    ['countDeployMoves without drawDeployMove', { ...base, deployMoves: () => [], countDeployMoves: () => 0 }],
+    ['drawDeployMove without countDeployMoves', { ...base, deployMoves: () => [], drawDeployMove: () => ({ type: 'lookalike/x', player: 0 }) }],
+    ['countDeployMoves and drawDeployMove without deployMoves', { ...base, countDeployMoves: () => 0, drawDeployMove: () => ({ type: 'lookalike/x', player: 0 }) }],
   ];
   for (const [name, module] of cases) {
     test(`refuses ${name} with options/unknown-expansion and a message naming the member`, () => {
@@ -985,6 +988,10 @@ describe('createRuleset checks every member of an expansion module (issue: TypeE
       expect(r.error.message.length).toBeLessThan(400);
     });
   }
+  test('the deploy-step counting pair is named in the refusal', () => {
+    const r = createRuleset({ game: 'classic', expansions: [{ ...base, deployMoves: () => [], countDeployMoves: () => 0 } as never] });
+    expect(!r.ok && r.error.message).toMatch(/'countDeployMoves' and 'drawDeployMove' come together, and only with 'deployMoves'/);
+  });
   test('a well-formed module still passes', () => {
     expect(createRuleset({ game: 'classic', expansions: [{ ...base, requires: [], afterScoring: () => undefined } as never] }).ok).toBe(true);
   });

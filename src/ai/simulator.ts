@@ -269,7 +269,7 @@ class Research implements ResearchSimulator {
     } else if (this.form === 'split' && step.kind === 'deploy') {
       const claim = claimNow(this.rules, s);
       const extras = deployExtras(this.rules, s, claim);
-      const f = randomDeploy(this.rules, s, random, extras, claim);
+      const f = randomDeploy(this.rules, s, random, extras.length, claim);
       if (f === -1) {
         move = { type: 'pass', player: step.player };
         action = this.#layout.pass;

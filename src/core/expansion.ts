@@ -174,6 +174,23 @@ export interface Expansion {
    */
   deployMoves?(rules: Ruleset, state: Immutable<GameView>): Move[];
   /**
+   * How many moves `deployMoves` lists now, without building them (optional, with
+   * {@link Expansion.drawDeployMove}; both or neither, and only with `deployMoves`). Random
+   * playouts (`Simulator.playout`, the research playouts) then count this module's moves and
+   * build only the one they draw: for a module whose deploy step offers many moves (the magic
+   * portal: every open feature on the board), most of the step's cost. Must equal
+   * `deployMoves(rules, state).length`; also asked right after the placement (is the deploy step offered?).
+   */
+  countDeployMoves?(rules: Ruleset, state: Immutable<GameView>): number;
+  /**
+   * The move numbered `i` (`0 <= i < countDeployMoves`) in a numbering of this module's choice that
+   * gives each move of `deployMoves` exactly one number, built alone. It need not be the listed
+   * order (a random playout draws `i` uniformly, so any numbering is uniform over the moves): the
+   * module may number its moves in whatever order it finds them fastest. `legalMoves`, `nthMove`
+   * and `playRandom` keep the listed order.
+   */
+  drawDeployMove?(rules: Ruleset, state: Immutable<GameView>, i: number): Move;
+  /**
    * Whether a follower may be deployed this turn at all (all must agree; default yes).
    * `deployMoves` are still offered. To withdraw the other expansions' actions too, see
    * {@link Expansion.claimsAction}.
@@ -381,6 +398,8 @@ export interface ActionClaim {
 export interface CompiledHooks {
   readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
   readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
+  /** The expansions with `deployMoves`, in hook order (their counts and draws, for random playouts). */
+  readonly deployers: readonly Expansion[];
   readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
   readonly turnMoves: readonly NonNullable<Expansion['turnMoves']>[];
   readonly scoringOrder: readonly NonNullable<Expansion['scoringOrder']>[];

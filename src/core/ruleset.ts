@@ -90,7 +90,7 @@ export interface Ruleset {
   readonly immer: Immer;
 }
 
-function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'placementCellOnly' | 'placementCellsByTile' | 'claimers' | 'owners'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
+function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'placementCellOnly' | 'placementCellsByTile' | 'claimers' | 'deployers' | 'owners'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
   const out: unknown[] = [];
   for (const e of expansions) {
     const h = e[key];
@@ -156,6 +156,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
       nextPlayer: hookList(expansions, 'nextPlayer'),
       deployAllowed: hookList(expansions, 'deployAllowed'),
       claimers: expansions.filter((e) => e.claimsAction !== undefined),
+      deployers: expansions.filter((e) => e.deployMoves !== undefined),
       owners: new Map(),
       tileFollowers: hookList(expansions, 'tileFollowers'),
       releaseAt: hookList(expansions, 'releaseAt'),

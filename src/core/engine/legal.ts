@@ -10,7 +10,7 @@ import type { Ruleset } from '../ruleset.js';
 import type { CompiledTile } from '../tiles.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
-import { claimNow, deployTargets, ownerOf, type ClaimNow } from './play.js';
+import { claimNow, deployCount, deployTargets, ownerOf, type ClaimNow } from './play.js';
 import { firstDifference } from './json-diff.js';
 
 /**
@@ -102,7 +102,10 @@ export function passOffered(rules: Ruleset, state: Immutable<GameView>, claim: C
 export function countMoves(rules: Ruleset, state: Immutable<GameView>): number {
   const step = state.step;
   if (step.kind === 'place-tile') return placementsNow(rules, state, rules.tileById.get(step.tile)!).length + turnMoves(rules, state).length;
-  if (step.kind === 'deploy') return bitCount(deployTargets(rules, state)) + deployExtras(rules, state).length + (passOffered(rules, state) ? 1 : 0);
+  if (step.kind === 'deploy') {
+    const claim = claimNow(rules, state);
+    return bitCount(deployTargets(rules, state, claim)) + countExtras(rules, state, claim) + turnMoves(rules, state).length + (passOffered(rules, state, claim) ? 1 : 0);
+  }
   if (step.kind === 'game-over') return 0;
   return listMoves(rules, state).length;
 }
@@ -215,15 +218,16 @@ export function randomPlaceStep(rules: Ruleset, s: Immutable<GameView>, tile: st
 
 /**
  * At a deploy step: `random(n)` picks one of the legal moves as `legalMoves()[random(n)]` would.
- * Returns the local feature of a deployment (>= 0), -1 for pass, or `-2 - i` for `extras[i]`
- * (the expansions' moves of the step, from {@link deployExtras}, passed in; empty without them;
+ * Returns the local feature of a deployment (>= 0), -1 for pass, or `-2 - i` for the i-th of the
+ * `extras` other moves of the step (the expansions' moves and the turn's, counted by the caller: the
+ * length of {@link deployExtras}; 0 without them;
  * `claim`: the state's {@link claimNow}, when the caller asked it already). @internal
  */
-export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, extras: readonly Move[] = [], claim: ClaimNow = claimNow(rules, s)): number {
+export function randomDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, extras = 0, claim: ClaimNow = claimNow(rules, s)): number {
   const bits = deployTargets(rules, s, claim);
   const d = bitCount(bits);
-  let i = random(d + extras.length + (passOffered(rules, s, claim) ? 1 : 0));
-  if (i >= d) return i === d + extras.length ? -1 : -2 - (i - d);
+  let i = random(d + extras + (passOffered(rules, s, claim) ? 1 : 0));
+  if (i >= d) return i === d + extras ? -1 : -2 - (i - d);
   for (let f = 0; ; f++) if (bits & (1 << f) && i-- === 0) return f;
 }
 
@@ -269,8 +273,10 @@ export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: n
   }
   if (step.kind === 'deploy') {
     const claim = claimNow(rules, s);
+    // Modules' moves are counted, and only the one drawn is built (classic has none to count).
+    if (sampled && rules.hooks.deployers.length > 0) return sampleDeploy(rules, s, random, claim, step.player);
     const extras = deployExtras(rules, s, claim);
-    const f = randomDeploy(rules, s, random, extras, claim);
+    const f = randomDeploy(rules, s, random, extras.length, claim);
     if (f === -1) return { type: 'pass', player: step.player };
     if (f < -1) return extras[-2 - f]!;
     return deployMove(rules, s, step.player, f);
@@ -281,6 +287,65 @@ export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: n
   const turn = turnMoves(rules, s);
   const i = random(own.length + turn.length);
   return i < own.length ? own[i]! : turn[i - own.length]!;
+}
+
+/**
+ * The expansions' moves of the deploy step (only the claiming expansion's when one claims the
+ * action), counted without building them where a module can count them (`countDeployMoves`).
+ */
+function countExtras(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow): number {
+  if (claim !== null) return claim.owner.deployMoves === undefined ? 0 : deployCount(claim.owner, rules, s);
+  const mods = rules.hooks.deployers;
+  let n = 0;
+  for (let i = 0; i < mods.length; i++) n += deployCount(mods[i]!, rules, s);
+  return n;
+}
+
+/**
+ * Per module with `deployMoves` (hook order), written and read within one {@link sampleDeploy}: how
+ * many moves it offers, and its list when it cannot count them (a list is left there until the
+ * next call overwrites it: nothing reads it in between).
+ */
+let COUNTED = new Int32Array(16);
+const LISTED: (readonly Move[] | null)[] = [];
+
+/**
+ * A move of the deploy step drawn uniformly from the legal ones, for playouts, building only that
+ * move: each expansion's moves are counted (`countDeployMoves`, or the length of the list of a
+ * module that cannot count), one move of the step is drawn among the follower's targets, those
+ * moves, the turn's moves and passing, and a module's move is built alone by its
+ * `drawDeployMove`. That numbers the module's moves its own way, so for a given random stream this
+ * is not always `playRandom`'s move (the same distribution: playouts document it).
+ */
+function sampleDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number) => number, claim: ClaimNow, player: number): Move {
+  const mods = rules.hooks.deployers;
+  if (COUNTED.length < mods.length) COUNTED = new Int32Array(2 * mods.length);
+  let extras = 0;
+  for (let i = 0; i < mods.length; i++) {
+    const m = mods[i]!;
+    let n = 0;
+    LISTED[i] = null;
+    if (claim === null || claim.owner === m) {
+      if (m.countDeployMoves !== undefined) n = m.countDeployMoves(rules, s);
+      else n = (LISTED[i] = m.deployMoves!(rules, s)).length;
+    }
+    COUNTED[i] = n;
+    extras += n;
+  }
+  const turn = turnMoves(rules, s);
+  const f = randomDeploy(rules, s, random, extras + turn.length, claim);
+  if (f === -1) return { type: 'pass', player };
+  if (f >= 0) return deployMove(rules, s, player, f);
+  let e = -2 - f;
+  for (let i = 0; i < mods.length; i++) {
+    if (e >= COUNTED[i]!) {
+      e -= COUNTED[i]!;
+      continue;
+    }
+    const list = LISTED[i];
+    return list !== null && list !== undefined ? list[e]! : mods[i]!.drawDeployMove!(rules, s, e);
+  }
+  return turn[e]!;
 }
 
 const MOVE_KEYS = {

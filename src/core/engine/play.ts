@@ -96,10 +96,15 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>, claim: Cla
 
 /** Whether any expansion offers a move at the deploy step now (only the claiming one, when one claims the action). */
 function hasDeployMoves(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow): boolean {
-  if (claim !== null) return (claim.owner.deployMoves?.(rules, s).length ?? 0) > 0;
-  const hooks = rules.hooks.deployMoves;
-  for (let i = 0; i < hooks.length; i++) if (hooks[i]!(rules, s).length > 0) return true;
+  if (claim !== null) return claim.owner.deployMoves !== undefined && deployCount(claim.owner, rules, s) > 0;
+  const mods = rules.hooks.deployers;
+  for (let i = 0; i < mods.length; i++) if (deployCount(mods[i]!, rules, s) > 0) return true;
   return false;
+}
+
+/** How many moves expansion `m` (which has `deployMoves`) offers at the deploy step now: its `countDeployMoves`, or its list's length. @internal */
+export function deployCount(m: Expansion, rules: Ruleset, s: Immutable<GameView>): number {
+  return m.countDeployMoves !== undefined ? m.countDeployMoves(rules, s) : m.deployMoves!(rules, s).length;
 }
 
 /**

@@ -68,9 +68,11 @@ export interface Simulator {
    * into the canonical move order), or uniformly at random with `random`. Returns final scores.
    * Without `choose`, the moves of a place-tile step are drawn by rejection (a random frontier
    * cell and rotation, kept when the tile fits there and the rules allow it, or a move of the
-   * whole turn such as the Tower's ransom): uniform over the legal moves as `playRandom`'s are,
-   * and deterministic for a given `random`, but not the moves `playRandom` would pick from the
-   * same stream.
+   * whole turn such as the Tower's ransom), and a module's moves at the deploy step are counted
+   * and numbered its own way when it can count them (`Expansion.countDeployMoves`: The Princess
+   * and the Dragon's portal and fairy): uniform over the legal moves as `playRandom`'s are, and
+   * deterministic for a given `random`, but not the moves `playRandom` would pick from the same
+   * stream.
    */
   playout(random: RandomSource, choose?: (sim: Simulator, count: number) => number): number[];
   /**

@@ -78,6 +78,68 @@ export function fairyMoves(rules: Ruleset, state: Immutable<GameView>, couldPort
   for (let i = 0; i < cells.length; i++) out.push({ type: 'princess-dragon/fairy', player, x: keyX(cells[i]!), y: keyY(cells[i]!) });
 }
 
+/**
+ * Scratch of {@link fairyCount} and {@link fairyMoveAt}: the cells of {@link fairyTargets} as they
+ * are first found, filled and read within one call (grown when a player has more tiles with
+ * followers than it holds).
+ */
+let FOUND = new Int32Array(32);
+
+/** Adds cell `k` to the first `n` entries of {@link FOUND} unless it is there or is `skip`; returns the new count. */
+function addCell(n: number, k: number, skip: number): number {
+  if (k === skip) return n;
+  for (let i = 0; i < n; i++) if (FOUND[i] === k) return n;
+  if (n === FOUND.length) {
+    const grown = new Int32Array(2 * n);
+    grown.set(FOUND);
+    FOUND = grown;
+  }
+  FOUND[n] = k;
+  return n + 1;
+}
+
+/**
+ * Writes the cells of {@link fairyTargets} into {@link FOUND} in the order they are first found
+ * (the followers in deployment order, then those the other modules hold on tiles) and returns how
+ * many. For random playouts: no sorting, no move built.
+ */
+function fairyCellsFound(rules: Ruleset, state: Immutable<GameView>, player: number): number {
+  const fairy = pdSlice(state).fairy;
+  const skip = fairy === null ? -1 : cellKey(fairy.x, fairy.y);
+  let n = 0;
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    if (fs[i]!.player !== player) continue;
+    const t = state.tiles[fs[i]!.tile]!;
+    n = addCell(n, cellKey(t.x, t.y), skip);
+  }
+  const held = rules.hooks.tileFollowers;
+  for (let h = 0; h < held.length; h++) {
+    const list = held[h]!(state);
+    for (let i = 0; i < list.length; i++) if (list[i]!.player === player) n = addCell(n, cellKey(list[i]!.x, list[i]!.y), skip);
+  }
+  return n;
+}
+
+/**
+ * How many fairy moves {@link fairyMoves} would append (`couldPortal` as there), without building
+ * them.
+ */
+export function fairyCount(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean): number {
+  const player = state.active;
+  if (state.supply[player]! <= 0) return 0;
+  const n = fairyCellsFound(rules, state, player);
+  return n === 0 || (!couldPortal && deployTargets(rules, state) === 0) ? 0 : n;
+}
+
+/** The fairy move to the `i`-th of her cells in the order they are first found (0 <= i < {@link fairyCount}), built alone. */
+export function fairyMoveAt(rules: Ruleset, state: Immutable<GameView>, i: number): Move {
+  const player = state.active;
+  fairyCellsFound(rules, state, player);
+  const k = FOUND[i]!;
+  return { type: 'princess-dragon/fairy', player, x: keyX(k), y: keyY(k) };
+}
+
 /** Moves the fairy (a listed target). */
 export function playFairy(ctx: HookContext, player: number, x: number, y: number): 'done' {
   const slice = pdSlice(ctx.state);

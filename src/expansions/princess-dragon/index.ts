@@ -62,10 +62,10 @@ import type { Immutable } from '../../core/types.js';
 import { pdActions } from './actions.js';
 import { dragonMoves, heldBack, heldBackFilter, playDragon, startFlight, volcanoLanding } from './dragon.js';
 import { PRINCESS_TURN, VOLCANO_TURN, pdMoveError } from './errors.js';
-import { fairyFinal, fairyMoves, fairyScoring, fairyTurnPoint, playFairy } from './fairy.js';
+import { fairyCount, fairyFinal, fairyMoveAt, fairyMoves, fairyScoring, fairyTurnPoint, playFairy } from './fairy.js';
 import { pdObservation } from './observation.js';
 import { princessDragonScoreBounds } from './bounds.js';
-import { playPortal, portalMoves } from './portal.js';
+import { playPortal, portalCount, portalMoveAt, portalMoves } from './portal.js';
 import { playPrincess, princessHasKnights, princessKnights, princessMoves } from './princess.js';
 import { localOf, placedKind, PRINCESS_DRAGON, tileIndexAt, type PrincessDragonState } from './state.js';
 import { DRAGON_TILES, PORTAL_TILES, PRINCESS_TILES, princessDragonTileDefs, TILE_SYMBOLS, VOLCANO_TILES, type TileSymbol } from './tiles.js';
@@ -196,6 +196,27 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
     return out;
   }
 
+  /**
+   * How many moves {@link deployMoves} lists, without building them: the portal's and the fairy's
+   * counted; a princess tile's few moves listed (six tiles of the game).
+   */
+  function countDeployMoves(rules: Ruleset, state: Immutable<GameView>): number {
+    const symbol = placedSymbol(rules, state);
+    if (symbol === 'none' || symbol === 'volcano') return 0;
+    if (symbol === 'princess') return deployMoves(rules, state).length;
+    const portal = symbol === 'portal' && state.supply[state.active]! > 0 ? portalCount(rules, state) : 0;
+    return portal + fairyCount(rules, state, portal > 0);
+  }
+
+  /** The move numbered `i` of {@link countDeployMoves}: the portal's targets in segment order, then the fairy's cells as found (a princess tile's: as listed). */
+  function drawDeployMove(rules: Ruleset, state: Immutable<GameView>, i: number): Move {
+    const symbol = placedSymbol(rules, state);
+    if (symbol === 'princess') return deployMoves(rules, state)[i]!;
+    if (symbol !== 'portal' || state.supply[state.active]! <= 0) return fairyMoveAt(rules, state, i);
+    const portal = portalMoveAt(rules, state, i);
+    return typeof portal === 'number' ? fairyMoveAt(rules, state, i - portal) : portal;
+  }
+
   function play(ctx: HookContext, move: ExpansionMove): 'wait' | 'done' {
     const m = move as PrincessDragonMove;
     const { rules, state } = ctx;
@@ -237,6 +258,8 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
       return symbol === 'princess' && forcedPrincess(rules, state) ? PRINCESS_CLAIM : null;
     },
     deployMoves,
+    countDeployMoves,
+    drawDeployMove,
     afterAction: (ctx) => startFlight(ctx, placedSymbol(ctx.rules, ctx.state) === 'dragon'),
     beforeScoring: (ctx, root) => fairyScoring(ctx, root),
     finalScoring: fairyFinal,

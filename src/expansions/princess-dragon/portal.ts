@@ -92,6 +92,48 @@ export function portalMoves(rules: Ruleset, state: Immutable<GameView>): Move[] 
   return out;
 }
 
+/**
+ * Whether segment `seg` of the feature graph is a portal target (what {@link problemOf} says of its
+ * tile's local feature): a kind followers stand on, not completed, nobody on it.
+ */
+function isTarget(rules: Ruleset, state: Immutable<GameView>, seg: number): boolean {
+  const g = state.features;
+  if (!rules.deployable[g.kind[seg]!]) return false;
+  const root = findRoot(g.parent, seg);
+  if (g.open[root] === 0 && rules.kinds[g.kind[root]!]!.completion !== 'never') return false;
+  return g.followers[root] === 0;
+}
+
+/**
+ * How many portal targets there are ({@link portalTargets}' length), without sorting the tiles or
+ * building a move: the features of every tile but the placed one are the feature graph's
+ * segments below the placed tile's first (each tile's local features are consecutive segments,
+ * laid in tile order), so one pass over them counts the targets.
+ */
+export function portalCount(rules: Ruleset, state: Immutable<GameView>): number {
+  const end = state.tiles[state.tiles.length - 1]!.node;
+  let n = 0;
+  for (let seg = 0; seg < end; seg++) if (isTarget(rules, state, seg)) n++;
+  return n;
+}
+
+/**
+ * The portal move to the `i`-th target in segment order (tile order, then local feature; not the
+ * listed order, by cell), built alone: random playouts draw `i` uniformly (see `drawDeployMove`).
+ */
+export function portalMoveAt(rules: Ruleset, state: Immutable<GameView>, i: number): Move | number {
+  const end = state.tiles[state.tiles.length - 1]!.node;
+  const g = state.features;
+  let n = 0;
+  for (let seg = 0; seg < end; seg++) {
+    if (!isTarget(rules, state, seg) || n++ !== i) continue;
+    const placed = state.tiles[g.tile[seg]!]!;
+    const feature = rules.tiles[placed.kind]!.def.features[seg - placed.node]!.id;
+    return { type: 'princess-dragon/portal', player: state.active, x: placed.x, y: placed.y, feature };
+  }
+  return n;
+}
+
 /** Deploys a follower from supply through the portal (a listed target): a `follower-deployed` event like any deployment. */
 export function playPortal(ctx: HookContext, player: number, tile: number, local: number): 'done' {
   const { rules, state, emit } = ctx;
