@@ -356,6 +356,34 @@ describe('hooks: called in `order`, never in list order', () => {
     }
   });
 
+  test('drawFilter: a mask by tile index holds back exactly what the same predicate holds back, alone and with another module\'s predicate (same games, byte for byte)', () => {
+    // C held back while anything else is left (as above), once as a predicate, once as a mask; a
+    // second module holds back D while more than 20 tiles are in the bag (a predicate), to combine
+    // the two kinds.
+    const holdC = (asMask: boolean): Expansion =>
+      plain('c-last', 10, {
+        drawFilter: (rules, state) => {
+          const c = rules.tileIndex['C']!;
+          if (state.bag.every((n, i) => n === 0 || i === c)) return null;
+          return asMask ? Uint8Array.from(rules.tiles, (t) => (t.def.id === 'C' ? 0 : 1)) : (tile) => tile.def.id !== 'C';
+        },
+      });
+    const holdD = plain('d-late', 20, { drawFilter: (_rules, state) => (state.bagSize > 20 ? (tile) => tile.def.id !== 'D' : null) });
+    for (const others of [[], [holdD]]) {
+      const byPredicate = rulesOf([holdC(false), ...others]);
+      const byMask = rulesOf([holdC(true), ...others]);
+      for (let i = 0; i < 4; i++) {
+        const a = randomGame(byPredicate, 2, `mask-${i}`);
+        const b = randomGame(byMask, 2, `mask-${i}`);
+        expect(JSON.stringify(b.events)).toBe(JSON.stringify(a.events));
+        expect(JSON.stringify(b.state.moves)).toBe(JSON.stringify(a.state.moves));
+        const drawn = b.events.flatMap((e) => (e.type === 'tile-drawn' ? [e.tile] : []));
+        expect(drawn.indexOf('C'), `game ${i}`).toBe(drawn.length - 1);
+        if (others.length > 0) expect(drawn.indexOf('D'), `game ${i}`).toBeGreaterThanOrEqual(drawn.length - 21);
+      }
+    }
+  });
+
   test('observe: an expansion decides what each viewer sees of its slice (here: only the owner of a secret sees it)', () => {
     const secret = plain('secret', 10, {
       setup: (_rules, players) => ({ codes: Array.from({ length: players }, (_, p) => `code-${p}`) }),

@@ -111,12 +111,14 @@ export interface Expansion {
    */
   setup?(rules: Ruleset, players: number, random: (n: number) => number): unknown;
   /**
-   * Which tile kinds may be drawn now: called once per draw, it returns a predicate over tile
-   * kinds, or null when it holds nothing back (then the draw takes the fast path). A kind is
-   * drawable only if every expansion's predicate allows it (River: river tiles first, the lake
-   * last; null once the river is done).
+   * Which tile kinds may be drawn now: called once per draw, it returns a {@link DrawFilter} (a
+   * predicate over tile kinds, or a mask by tile index), or null when it holds nothing back (then
+   * the draw takes the fast path). A kind is drawable only if every expansion's filter allows it
+   * (River: river tiles first, the lake last; null once the river is done). A mask is read as one
+   * array entry per kind where a predicate is a call per kind: prefer it when the answer depends
+   * on the kind alone (the River's phases, the held-back dragon tiles).
    */
-  drawFilter?(rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null;
+  drawFilter?(rules: Ruleset, state: Immutable<GameView>): DrawFilter | null;
   /**
    * Which tile kinds `placementError` concerns (default: all). Placements of the others skip the
    * hook entirely, which keeps the fast path for them (River: only river tiles; Shrines: only
@@ -393,6 +395,14 @@ export interface ActionClaim {
   /** The refusal of a follower deployment, of another expansion's action, and (when forced) of passing. */
   readonly why: ExpansionError;
 }
+
+/**
+ * What a `drawFilter` answers when it holds tiles back: a predicate over tile kinds (true: may be
+ * drawn), or a mask by tile index in the ruleset's catalogue (`mask[tile.index]`: 1 may be drawn,
+ * 0 held back; one entry per tile kind), which the draw reads without a call per kind. A mask is
+ * read, never written: a module may hand out the same one at every draw.
+ */
+export type DrawFilter = ((tile: CompiledTile) => boolean) | Readonly<Uint8Array>;
 
 /** The hooks of a ruleset, compiled once: arrays in hook order, empty when no expansion has one. @internal */
 export interface CompiledHooks {

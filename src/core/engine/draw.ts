@@ -4,6 +4,7 @@
  */
 import { canPlaceAnywhere } from '../board.js';
 import type { Emit } from '../events.js';
+import type { DrawFilter } from '../expansion.js';
 import { meepleError } from '../errors.js';
 import type { Ruleset } from '../ruleset.js';
 import { randomBelow } from '../rng.js';
@@ -43,13 +44,15 @@ export function drawTile(rules: Ruleset, s: GameState, emit: Emit): void {
       while (r >= bag[k]!) r -= bag[k++]!;
     } else {
       // Expansions hold tiles back (River: river tiles first, the lake last). The kinds that may
-      // be drawn are listed once (each predicate asked once per kind left), then walked.
+      // be drawn are listed once (each filter asked once per kind left), then walked. A single
+      // mask (the River's phases, the held-back dragon tiles) is read without a call per kind.
       if (DRAWABLE.length < bag.length) DRAWABLE = new Int32Array(bag.length);
       const drawable = DRAWABLE;
       let kinds = 0;
       let n = 0;
+      const only = filters.length === 1 && typeof filters[0] !== 'function' ? filters[0]! : null;
       for (let i = 0; i < bag.length; i++) {
-        if (bag[i]! > 0 && mayDraw(filters, rules.tiles[i]!)) {
+        if (bag[i]! > 0 && (only !== null ? only[i] === 1 : mayDraw(filters, rules.tiles[i]!))) {
           drawable[kinds++] = i;
           n += bag[i]!;
         }
@@ -113,10 +116,10 @@ export function takeTile(rules: Ruleset, s: GameState, k: number, emit: Emit): b
   return false;
 }
 
-/** The expansions' draw predicates in force now, or null when none holds anything back. @internal */
-export function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: CompiledTile) => boolean)[] | null {
+/** The expansions' draw filters in force now, or null when none holds anything back. @internal */
+export function drawFilters(rules: Ruleset, s: Immutable<GameView>): DrawFilter[] | null {
   const hooks = rules.hooks.drawFilter;
-  let out: ((tile: CompiledTile) => boolean)[] | null = null;
+  let out: DrawFilter[] | null = null;
   for (let i = 0; i < hooks.length; i++) {
     const f = hooks[i]!(rules, s);
     if (f !== null) (out ??= []).push(f);
@@ -124,8 +127,11 @@ export function drawFilters(rules: Ruleset, s: Immutable<GameView>): ((tile: Com
   return out;
 }
 
-/** Whether every predicate allows the tile kind. @internal */
-export function mayDraw(filters: readonly ((tile: CompiledTile) => boolean)[], tile: CompiledTile): boolean {
-  for (let i = 0; i < filters.length; i++) if (!filters[i]!(tile)) return false;
+/** Whether every filter (predicate or mask) allows the tile kind. @internal */
+export function mayDraw(filters: readonly DrawFilter[], tile: CompiledTile): boolean {
+  for (let i = 0; i < filters.length; i++) {
+    const f = filters[i]!;
+    if (typeof f === 'function' ? !f(tile) : f[tile.index] !== 1) return false;
+  }
   return true;
 }

@@ -12,7 +12,7 @@
  * tiles drawn before the first volcano are set aside and shuffled back in when it is laid.
  */
 import { tileAt } from '../../core/board.js';
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent, type DrawFilter, type HookContext } from '../../core/expansion.js';
 import { clearTile } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, keyX, keyY, type GameView, type Move } from '../../core/state.js';
@@ -111,17 +111,17 @@ export function volcanoLanding(ctx: HookContext, volcano: boolean, index: number
  * held-back tiles are left, the pile is as good as empty and the game ends (docs/expansions/princess-dragon.md).
  */
 export function heldBackFilter(dragons: ReadonlySet<string>) {
-  // By tile index, for the ruleset last asked about (a module object may serve several rulesets).
+  // A draw mask by tile index (1: may be drawn, 0: a dragon tile), for the ruleset last asked
+  // about (a module object may serve several rulesets): the draw reads one entry per kind.
   let forRules: Ruleset | null = null;
-  let held: Uint8Array = new Uint8Array(0);
-  const allow = (tile: CompiledTile): boolean => held[tile.index] === 0;
-  return (rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null => {
+  let allowed: Uint8Array = new Uint8Array(0);
+  return (rules: Ruleset, state: Immutable<GameView>): DrawFilter | null => {
     if (pdSlice(state).dragon !== null) return null;
     if (forRules !== rules) {
       forRules = rules;
-      held = Uint8Array.from(rules.tiles, (t) => (dragons.has(t.def.id) ? 1 : 0));
+      allowed = Uint8Array.from(rules.tiles, (t) => (dragons.has(t.def.id) ? 0 : 1));
     }
-    return allow;
+    return allowed;
   };
 }
 

@@ -32,7 +32,7 @@
  * @module meeplekit/expansions/river
  */
 import { tileAt } from '../../core/board.js';
-import { sliceOf, type Expansion, type HookContext } from '../../core/expansion.js';
+import { sliceOf, type DrawFilter, type Expansion, type HookContext } from '../../core/expansion.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { SIDE_DELTA, cellKey, type GameView } from '../../core/state.js';
 import { parseTileSpec, type CompiledTile, type FeatureKindDef, type TileDef } from '../../core/tiles.js';
@@ -221,12 +221,10 @@ function endAt(slice: Immutable<RiverState>, x: number, y: number): number | nul
   return null;
 }
 
-/** Copies left in the bag of the tile kinds at `indices`. */
-function left(state: Immutable<GameView>, indices: readonly number[]): number {
-  let n = 0;
-  for (let i = 0; i < indices.length; i++) n += state.bag[indices[i]!]!;
-  return n;
-}
+/** The phases of the river's draw, in order: River II's fork, the course tiles, the lakes. */
+const FORKS = 0;
+const COURSE = 1;
+const LAKES = 2;
 
 /**
  * The River expansion module. `river()` plays River I; `river({ set: 'II' })` River II;
@@ -242,22 +240,23 @@ export function river(options?: RiverOptions): Expansion {
   const spring = ids('spring')[0]!;
   const forks = ids('fork');
   const course = ids('course');
-  const notLakes = [...forks, ...course];
-  const drawnRiver = [...notLakes, ...ids('lake')];
+  const drawnRiver = [...forks, ...course, ...ids('lake')];
 
   // Draw order (digest: the river tiles are placed first, the lake last; River II: the fork
   // right after the spring): land tiles only when no river tile is left.
   // Tile indices of each group, per ruleset (the same module object may serve several rulesets,
   // whose catalogues differ): a cache owned by this module object, not module-level state.
   interface Groups {
+    /** The tile indices of the river tiles drawn from the bag (all but the spring)... */
     drawnRiver: number[];
-    forks: number[];
-    notLakes: number[];
+    /** ...and the phase of the draw each belongs to (one entry per index above). */
+    phaseOf: Uint8Array;
     /** By tile index: 1 for a river tile. */
     isRiver: Uint8Array;
-    onlyForks: (tile: CompiledTile) => boolean;
-    onlyCourse: (tile: CompiledTile) => boolean;
-    onlyLakes: (tile: CompiledTile) => boolean;
+    /** Draw masks by tile index (1: may be drawn) for each phase of the river's draw. */
+    onlyForks: Uint8Array;
+    onlyCourse: Uint8Array;
+    onlyLakes: Uint8Array;
   }
   const groups = new WeakMap<Ruleset, Groups>();
   // The groups of the ruleset asked last: asked at every draw.
@@ -268,17 +267,13 @@ export function river(options?: RiverOptions): Expansion {
     let g = groups.get(rules);
     if (g === undefined) {
       const indices = (list: readonly string[]): number[] => list.map((id) => rules.tileIndex[id]!);
-      // Each predicate is asked once per tile kind in the bag at every draw of the river: the
-      // roles by tile index, so that it reads one array entry.
+      // Each phase's filter is a mask by tile index: the draw reads one array entry per tile kind
+      // in the bag, without a call.
       const roleOf = rules.tiles.map((t) => roles.get(t.def.id) ?? null);
-      const only = (role: RiverRole): ((tile: CompiledTile) => boolean) => {
-        const mask = Uint8Array.from(roleOf, (r) => (r === role ? 1 : 0));
-        return (tile) => mask[tile.index] === 1;
-      };
+      const only = (role: RiverRole): Uint8Array => Uint8Array.from(roleOf, (r) => (r === role ? 1 : 0));
       g = {
         drawnRiver: indices(drawnRiver),
-        forks: indices(forks),
-        notLakes: indices(notLakes),
+        phaseOf: Uint8Array.from(drawnRiver, (id) => (forks.includes(id) ? FORKS : course.includes(id) ? COURSE : LAKES)),
         isRiver: Uint8Array.from(roleOf, (r) => (r === null ? 0 : 1)),
         onlyForks: only('fork'),
         onlyCourse: only('course'),
@@ -294,11 +289,25 @@ export function river(options?: RiverOptions): Expansion {
   // Predicates for each phase of the draw, made once per ruleset (held in `groups` with the indices).
   const sidesCache = new WeakMap<CompiledTile, number[][]>();
 
-  function drawFilter(rules: Ruleset, state: Immutable<GameView>): ((tile: CompiledTile) => boolean) | null {
+  function drawFilter(rules: Ruleset, state: Immutable<GameView>): DrawFilter | null {
     const g = groupsOf(rules);
-    if (left(state, g.drawnRiver) === 0) return null; // the river is done: land tiles as usual
-    if (left(state, g.forks) > 0) return g.onlyForks; // River II: the fork right after the spring
-    if (left(state, g.notLakes) > 0) return g.onlyCourse; // then the course tiles
+    // The river tiles' copies left, per phase, in one pass over the bag's river entries.
+    const bag = state.bag;
+    const kinds = g.drawnRiver;
+    let forksLeft = 0;
+    let courseLeft = 0;
+    let lakesLeft = 0;
+    for (let i = 0; i < kinds.length; i++) {
+      const n = bag[kinds[i]!]!;
+      if (n === 0) continue;
+      const phase = g.phaseOf[i];
+      if (phase === FORKS) forksLeft += n;
+      else if (phase === COURSE) courseLeft += n;
+      else lakesLeft += n;
+    }
+    if (forksLeft + courseLeft + lakesLeft === 0) return null; // the river is done: land tiles as usual
+    if (forksLeft > 0) return g.onlyForks; // River II: the fork right after the spring
+    if (courseLeft > 0) return g.onlyCourse; // then the course tiles
     return g.onlyLakes; // the lake (River II: the volcano lake) last
   }
 
