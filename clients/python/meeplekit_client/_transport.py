@@ -55,6 +55,14 @@ class Transport:
         """The end of the server's stderr, as a note for an error message ("" when none is known)."""
         return ""
 
+    def stderr_tail(self) -> str:
+        """The last lines of the server's stderr ("" when none is known), for ``ServerError.stderr``."""
+        return ""
+
+    def returncode(self) -> Optional[int]:
+        """The server's exit status once this client's process has seen it exit, else None."""
+        return None
+
     def is_open(self) -> bool:
         """Whether the other side may still answer, as far as is known without any I/O."""
         raise NotImplementedError
@@ -288,10 +296,16 @@ class PipeTransport(Transport):
         )
 
     def stderr_note(self) -> str:
+        tail = self.stderr_tail().strip()
+        return f"\nits stderr ends with:\n{tail}" if tail else ""
+
+    def stderr_tail(self) -> str:
         if self._stderr_thread is not None:
             self._stderr_thread.join(timeout=0.2)
-        tail = "\n".join(self._stderr_tail).strip()
-        return f"\nits stderr ends with:\n{tail}" if tail else ""
+        return "\n".join(self._stderr_tail)
+
+    def returncode(self) -> Optional[int]:
+        return self._proc.returncode
 
     def is_open(self) -> bool:
         return not self._closed and self._proc.poll() is None

@@ -37,7 +37,7 @@ class MeepleError(Exception):
 
 class ServerError(MeepleError):
     """The server could not be started or reached, spoke another protocol, stopped, or stopped
-    answering (``client/...`` codes: ``client/spawn``, ``client/connect``,
+    answering, or was configured wrongly (``client/...`` codes: ``client/spawn``, ``client/connect``, ``client/config``,
     ``client/startup-timeout``, ``client/hello``, ``client/protocol-version``,
     ``client/server-exited``, ``client/request-timeout``, ``client/closed``, ``client/forked``,
     ``client/bad-response``).

@@ -30,6 +30,10 @@ CONNECT_ENV_VAR = "MEEPLEKIT_CONNECT"
 """When set (``PORT``, ``HOST:PORT`` or ``[IPV6]:PORT``), :func:`default_server` connects to that
 running server instead of starting one."""
 
+REQUEST_TIMEOUT_ENV_VAR = "MEEPLEKIT_REQUEST_TIMEOUT"
+"""When set (a positive number of seconds), the ``request_timeout`` of :func:`default_server`'s
+server, started or connected."""
+
 Command = Union[str, Sequence[str]]
 
 _FLUSH_GARBAGE_AT = 64
@@ -275,6 +279,9 @@ class Server:
             f"{who} did not answer {op!r} within {self.request_timeout:g} s (request_timeout): the client "
             f"{ended} and this session is over, since any later response would be out of step with "
             "the requests" + transport.stderr_note(),
+            # A started server has been ended: its exit status and its last stderr lines are known.
+            returncode=transport.returncode(),
+            stderr=transport.stderr_tail(),
         )
         self._dead = error
         return error
@@ -487,6 +494,25 @@ def _connect_target(value: str) -> Tuple[str, int]:
     return host, port
 
 
+def _env_request_timeout() -> Optional[float]:
+    """The ``request_timeout`` that ``MEEPLEKIT_REQUEST_TIMEOUT`` sets (None when unset or empty).
+    Raises :class:`ServerError` (``client/config``) for a value that is no positive number of seconds."""
+    text = os.environ.get(REQUEST_TIMEOUT_ENV_VAR, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise ServerError(
+            "client/config",
+            f"{REQUEST_TIMEOUT_ENV_VAR}={text[:40]!r} is no timeout: use a positive number of seconds "
+            f"(such as {REQUEST_TIMEOUT_ENV_VAR}=30 or 2.5), or leave it unset for no bound",
+        )
+    return None if math.isinf(value) else value
+
+
 def default_server() -> Server:
     """The process's shared server, made on first use (a new one after a fork). Games loaded
     without ``server=`` use it; it is closed at exit or by :func:`close_default_server`.
@@ -496,16 +522,19 @@ def default_server() -> Server:
     names a server already running: ``PORT`` (on 127.0.0.1), ``HOST:PORT`` or ``[IPV6]:PORT``.
     Then it is ``Server.connect(port, host)``, a session of its own on that server (a new
     connection after a fork), and a value of another form raises :class:`ServerError`
-    (``client/connect``)."""
+    (``client/connect``). ``MEEPLEKIT_REQUEST_TIMEOUT`` (a positive number of seconds) gives
+    either its ``request_timeout``; a value of another form raises :class:`ServerError`
+    (``client/config``)."""
     global _default
     with _default_lock:
         if _default is None or not _default.alive or _default._owner != os.getpid():
+            request_timeout = _env_request_timeout()
             target = os.environ.get(CONNECT_ENV_VAR, "")
             if target:
                 host, port = _connect_target(target)
-                _default = Server.connect(port, host)
+                _default = Server.connect(port, host, request_timeout=request_timeout)
             else:
-                _default = Server()
+                _default = Server(request_timeout=request_timeout)
         return _default
 
 

@@ -32,6 +32,12 @@ SILENT_SERVER = (
     "import sys, time; sys.stdout.buffer.write(%r); sys.stdout.flush(); time.sleep(60)" % HELLO
 )
 
+# The same, writing a line to its stderr first (the error of a timed-out request carries it).
+SILENT_SERVER_SAYING = (
+    "import sys, time; sys.stderr.write('stuck in a long computation\\n'); sys.stderr.flush(); "
+    "sys.stdout.buffer.write(%r); sys.stdout.flush(); time.sleep(60)" % HELLO
+)
+
 listener = None
 
 
@@ -135,6 +141,34 @@ class RequestTimeoutTest(unittest.TestCase):
         self.assertFalse(pid_running(pid), "the server's process was not ended")  # at once, not after close_timeout
         self.assertStaysOver(server)
 
+    def test_a_timed_out_started_server_reports_its_status_and_stderr(self):
+        # The error of the timeout, and of every later request, says how the ended server exited
+        # and what it last wrote to stderr, as client/server-exited does.
+        server = Server([sys.executable, "-c", SILENT_SERVER_SAYING], request_timeout=0.3, startup_timeout=30)
+        self.addCleanup(server.close)
+        with self.assertRaises(ServerError) as caught:
+            server.request("info")
+        error = caught.exception
+        self.assertEqual(error.code, "client/request-timeout")
+        self.assertIsNotNone(error.returncode)
+        self.assertNotEqual(error.returncode, 0)  # ended by the client, not by itself
+        self.assertIn("stuck in a long computation", error.stderr)
+        self.assertIn("stuck in a long computation", error.message)
+        with self.assertRaises(ServerError) as again:
+            server.request("info")
+        self.assertEqual((again.exception.returncode, again.exception.stderr), (error.returncode, error.stderr))
+
+    def test_a_timed_out_connection_has_no_status_or_stderr(self):
+        peer = FakePeer(greeting=HELLO, hold=10)
+        self.addCleanup(peer.close)
+        server = Server.connect(peer.port, timeout=5, request_timeout=0.3)
+        self.addCleanup(server.close)
+        with self.assertRaises(ServerError) as caught:
+            server.request("info")
+        self.assertEqual(caught.exception.code, "client/request-timeout")
+        self.assertIsNone(caught.exception.returncode)
+        self.assertEqual(caught.exception.stderr, "")
+
     def test_real_servers_with_a_bound(self):
         connected = Server.connect(listener.port, timeout=30, request_timeout=30)
         self.addCleanup(connected.close)
@@ -237,10 +271,11 @@ class LookupTest(unittest.TestCase):
 
 
 class ConnectEnvTest(unittest.TestCase):
-    """``MEEPLEKIT_CONNECT`` makes the shared server a connection to a running server."""
+    """``MEEPLEKIT_CONNECT`` makes the shared server a connection to a running server;
+    ``MEEPLEKIT_REQUEST_TIMEOUT`` gives the shared server its ``request_timeout``."""
 
     def setUp(self):
-        saved = {name: os.environ.get(name) for name in ("MEEPLEKIT_CONNECT", "MEEPLEKIT_SERVE")}
+        saved = {name: os.environ.get(name) for name in ("MEEPLEKIT_CONNECT", "MEEPLEKIT_SERVE", "MEEPLEKIT_REQUEST_TIMEOUT")}
 
         def restore():
             close_default_server()
@@ -301,6 +336,49 @@ class ConnectEnvTest(unittest.TestCase):
         self.assertEqual([out["seen"][0], out["seen"][1]], [expected[0], expected[1]])
         self.assertIs(default_server(), parent)
         self.assertTrue(parent.alive)
+
+    def test_request_timeout_from_the_environment(self):
+        os.environ.pop("MEEPLEKIT_REQUEST_TIMEOUT", None)
+        os.environ["MEEPLEKIT_CONNECT"] = str(listener.port)
+        self.assertIsNone(default_server().request_timeout)  # unset: no bound
+        for value, expected in (("30", 30.0), (" 2.5\n", 2.5), ("inf", None)):
+            with self.subTest(value=value):
+                os.environ["MEEPLEKIT_REQUEST_TIMEOUT"] = value
+                close_default_server()
+                server = default_server()
+                self.assertEqual(server.request_timeout, expected)
+                self.assertEqual(server.info()["protocol"], 1)
+        # a started shared server takes it too
+        os.environ.pop("MEEPLEKIT_CONNECT", None)
+        command = serve_command()
+        os.environ["MEEPLEKIT_SERVE"] = command if isinstance(command, str) else shlex.join(command)
+        os.environ["MEEPLEKIT_REQUEST_TIMEOUT"] = "45"
+        close_default_server()
+        started = default_server()
+        self.assertIsNotNone(started.pid)
+        self.assertEqual(started.request_timeout, 45.0)
+        # and a silent started server times out by it
+        os.environ["MEEPLEKIT_SERVE"] = shlex.join([sys.executable, "-c", SILENT_SERVER])
+        os.environ["MEEPLEKIT_REQUEST_TIMEOUT"] = "0.3"
+        close_default_server()
+        with self.assertRaises(ServerError) as caught:
+            default_server().request("info")
+        self.assertEqual(caught.exception.code, "client/request-timeout")
+
+    def test_malformed_request_timeouts(self):
+        os.environ["MEEPLEKIT_CONNECT"] = str(listener.port)
+        for value in ("0", "-1", "nan", "soon", "30s", "1e-400"):
+            with self.subTest(value=value):
+                os.environ["MEEPLEKIT_REQUEST_TIMEOUT"] = value
+                close_default_server()
+                with self.assertRaises(ServerError) as caught:
+                    default_server()
+                self.assertEqual(caught.exception.code, "client/config")
+                self.assertIn(f"MEEPLEKIT_REQUEST_TIMEOUT={value!r}", caught.exception.message)
+                self.assertIn("positive number of seconds", caught.exception.message)
+        os.environ["MEEPLEKIT_REQUEST_TIMEOUT"] = ""  # empty: as unset
+        close_default_server()
+        self.assertIsNone(default_server().request_timeout)
 
     def test_malformed_values(self):
         for value in ("localhost", "::1:7000", "[::1]", "[::1]7000", "[]:7000", "127.0.0.1:", ":7000", "seven",
