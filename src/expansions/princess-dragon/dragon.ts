@@ -16,7 +16,6 @@ import { emitExpansionEvent, type DrawFilter, type HookContext } from '../../cor
 import { clearTile } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, keyX, keyY, type GameView, type Move } from '../../core/state.js';
-import type { CompiledTile } from '../../core/tiles.js';
 import type { Cell, Immutable } from '../../core/types.js';
 import { FLIGHT_STEPS, pdSlice, type PrincessDragonState } from './state.js';
 

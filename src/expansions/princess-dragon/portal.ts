@@ -11,7 +11,6 @@ import type { Ruleset } from '../../core/ruleset.js';
 import type { GameView, Move } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
 import { cellKey } from '../../core/state.js';
-import type { CompiledTile } from '../../core/tiles.js';
 
 /** A feature the portal may take a follower to: local feature `feature` of the tile at `x, y`. */
 export interface PortalTarget {
@@ -30,14 +29,17 @@ export interface PortalTarget {
  */
 export function portalProblem(rules: Ruleset, state: Immutable<GameView>, tile: number, local: number): 'kind' | 'completed' | 'occupied' | null {
   const placed = state.tiles[tile]!;
-  return problemOf(rules, state, rules.tiles[placed.kind]!, placed.node, local);
+  return segmentProblem(rules, state, placed.node + local);
 }
 
-/** {@link portalProblem} for local feature `local` of a tile of kind `def` whose first segment is `node`. */
-function problemOf(rules: Ruleset, state: Immutable<GameView>, def: CompiledTile, node: number, local: number): 'kind' | 'completed' | 'occupied' | null {
-  if (!rules.deployable[def.kinds[local]!]) return 'kind';
+/**
+ * {@link portalProblem} for segment `seg` of the feature graph (a tile's local feature: the
+ * segment's kind is the tile kind's, see `layTile`): the rule, in one place.
+ */
+function segmentProblem(rules: Ruleset, state: Immutable<GameView>, seg: number): 'kind' | 'completed' | 'occupied' | null {
   const g = state.features;
-  const root = findRoot(g.parent, node + local);
+  if (!rules.deployable[g.kind[seg]!]) return 'kind';
+  const root = findRoot(g.parent, seg);
   if (g.open[root] === 0 && rules.kinds[g.kind[root]!]!.completion !== 'never') return 'completed';
   if (g.followers[root]! > 0) return 'occupied';
   return null;
@@ -80,7 +82,7 @@ function forEachTarget(rules: Ruleset, state: Immutable<GameView>, visit: (x: nu
     const placed = state.tiles[order[i]! & (INDEX_SPAN - 1)]!;
     const def = rules.tiles[placed.kind]!;
     const feats = def.def.features;
-    for (let f = 0; f < feats.length; f++) if (problemOf(rules, state, def, placed.node, f) === null) visit(placed.x, placed.y, feats[f]!.id);
+    for (let f = 0; f < feats.length; f++) if (segmentProblem(rules, state, placed.node + f) === null) visit(placed.x, placed.y, feats[f]!.id);
   }
 }
 
@@ -93,18 +95,6 @@ export function portalMoves(rules: Ruleset, state: Immutable<GameView>): Move[] 
 }
 
 /**
- * Whether segment `seg` of the feature graph is a portal target (what {@link problemOf} says of its
- * tile's local feature): a kind followers stand on, not completed, nobody on it.
- */
-function isTarget(rules: Ruleset, state: Immutable<GameView>, seg: number): boolean {
-  const g = state.features;
-  if (!rules.deployable[g.kind[seg]!]) return false;
-  const root = findRoot(g.parent, seg);
-  if (g.open[root] === 0 && rules.kinds[g.kind[root]!]!.completion !== 'never') return false;
-  return g.followers[root] === 0;
-}
-
-/**
  * How many portal targets there are ({@link portalTargets}' length), without sorting the tiles or
  * building a move: the features of every tile but the placed one are the feature graph's
  * segments below the placed tile's first (each tile's local features are consecutive segments,
@@ -113,20 +103,22 @@ function isTarget(rules: Ruleset, state: Immutable<GameView>, seg: number): bool
 export function portalCount(rules: Ruleset, state: Immutable<GameView>): number {
   const end = state.tiles[state.tiles.length - 1]!.node;
   let n = 0;
-  for (let seg = 0; seg < end; seg++) if (isTarget(rules, state, seg)) n++;
+  for (let seg = 0; seg < end; seg++) if (segmentProblem(rules, state, seg) === null) n++;
   return n;
 }
 
 /**
  * The portal move to the `i`-th target in segment order (tile order, then local feature; not the
  * listed order, by cell), built alone: random playouts draw `i` uniformly (see `drawDeployMove`).
+ * When there are no more than `i` targets: how many there are (the module's numbering goes on
+ * with the fairy's moves), so that one walk serves either way.
  */
 export function portalMoveAt(rules: Ruleset, state: Immutable<GameView>, i: number): Move | number {
   const end = state.tiles[state.tiles.length - 1]!.node;
   const g = state.features;
   let n = 0;
   for (let seg = 0; seg < end; seg++) {
-    if (!isTarget(rules, state, seg) || n++ !== i) continue;
+    if (segmentProblem(rules, state, seg) !== null || n++ !== i) continue;
     const placed = state.tiles[g.tile[seg]!]!;
     const feature = rules.tiles[placed.kind]!.def.features[seg - placed.node]!.id;
     return { type: 'princess-dragon/portal', player: state.active, x: placed.x, y: placed.y, feature };
