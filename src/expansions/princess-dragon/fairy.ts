@@ -31,50 +31,14 @@ export function fairyTargets(rules: Ruleset, state: Immutable<GameView>, player:
 }
 
 /**
- * The keys of the cells of {@link fairyTargets}, ascending. Asked at every deploy step (twice: to
- * offer the step, then to list its moves), so it builds one short array: a player has at most a
- * few followers out, and each key is inserted in order where it belongs, duplicates dropped.
- */
-function fairyCells(rules: Ruleset, state: Immutable<GameView>, player: number): number[] {
-  const fairy = pdSlice(state).fairy;
-  const skip = fairy === null ? -1 : cellKey(fairy.x, fairy.y);
-  const keys: number[] = [];
-  const fs = state.followers;
-  for (let i = 0; i < fs.length; i++) {
-    if (fs[i]!.player !== player) continue;
-    const t = state.tiles[fs[i]!.tile]!;
-    insertKey(keys, cellKey(t.x, t.y), skip);
-  }
-  // Followers the other modules hold on tiles (tower tops): each module's list read as it is.
-  const held = rules.hooks.tileFollowers;
-  for (let h = 0; h < held.length; h++) {
-    const list = held[h]!(state);
-    for (let i = 0; i < list.length; i++) if (list[i]!.player === player) insertKey(keys, cellKey(list[i]!.x, list[i]!.y), skip);
-  }
-  return keys;
-}
-
-/** Inserts `k` into the ascending list `keys` unless it is there already or is `skip`. */
-function insertKey(keys: number[], k: number, skip: number): void {
-  if (k === skip) return;
-  let i = keys.length;
-  while (i > 0 && keys[i - 1]! > k) i--;
-  if (i > 0 && keys[i - 1] === k) return;
-  keys.push(k);
-  for (let j = keys.length - 1; j > i; j--) keys[j] = keys[j - 1]!;
-  keys[i] = k;
-}
-
-/**
  * The fairy's moves at the deploy step, appended to `out`: only for a player who could deploy a
  * follower this turn (`couldPortal`: through the portal, when the tile is one) and has not: the
  * move is the turn's action instead.
  */
 export function fairyMoves(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean, out: Move[]): void {
   const player = state.active;
-  if (state.supply[player]! <= 0) return;
-  const cells = fairyCells(rules, state, player);
-  if (cells.length === 0 || (!couldPortal && deployTargets(rules, state) === 0)) return;
+  // fairyCount leaves her cells in the scratch, as found: listed by cell.
+  const cells = FOUND.subarray(0, fairyCount(rules, state, couldPortal)).sort();
   for (let i = 0; i < cells.length; i++) out.push({ type: 'princess-dragon/fairy', player, x: keyX(cells[i]!), y: keyY(cells[i]!) });
 }
 
@@ -122,8 +86,16 @@ function fairyCellsFound(rules: Ruleset, state: Immutable<GameView>, player: num
 }
 
 /**
- * How many fairy moves {@link fairyMoves} would append (`couldPortal` as there), without building
- * them.
+ * The keys of the cells of {@link fairyTargets}, ascending (the order of the listed moves): the
+ * cells as {@link fairyCellsFound} finds them, sorted (a player has at most a few followers out).
+ */
+function fairyCells(rules: Ruleset, state: Immutable<GameView>, player: number): number[] {
+  return Array.from(FOUND.subarray(0, fairyCellsFound(rules, state, player)).sort());
+}
+
+/**
+ * How many fairy moves {@link fairyMoves} appends (`couldPortal` as there), without building them;
+ * her cells are left in {@link FOUND}, as found.
  */
 export function fairyCount(rules: Ruleset, state: Immutable<GameView>, couldPortal: boolean): number {
   const player = state.active;
