@@ -8,7 +8,7 @@
  * Hook order (docs/expansions/writing-an-expansion.md has the full story). Set-up: every `setup`,
  * the start tile, `afterPlace` with tile 0, the first draw. Then in each turn:
  * 0. `turnStart`, before the draw of every turn after the first (not after the last tile);
- * 1. draw: a tile kind may be drawn only if every `drawFilter` predicate allows it;
+ * 1. draw: a tile kind may be drawn only if every `drawFilter` allows it (a predicate or a mask);
  * 2. placement: a placement must match edges and pass every `placementError` hook;
  * 3. `afterPlace`, once the tile lies and its features are merged;
  * 4. the deploy step: a follower on the game's or the expansions' deployable kinds, any move
