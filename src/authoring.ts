@@ -45,5 +45,5 @@ export {
   heldOnTiles,
   clearTile,
 } from './core/engine/scoring.js';
-export { emitExpansionEvent, sliceOf } from './core/expansion.js';
+export { emitExpansionEvent, sliceOf } from './core/module-helpers.js';
 export { moveShapeError } from './core/errors.js';

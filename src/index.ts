@@ -46,7 +46,8 @@ export {
   type Flow,
 } from './core/state.js';
 export type { GameEvent, FeatureRef, ExpansionEvent, ScoreReason, Emit } from './core/events.js';
-export type { Expansion, CompletedFeature, HookContext, ModuleChance, ActionClaim, TileFollower, DrawFilter } from './core/expansion.js';
+export type { Expansion, CompletedFeature, HookContext, ActionClaim, TileFollower, DrawFilter } from './core/expansion.js';
+export type { ModuleChance } from './core/module-chance.js';
 export type { ScoringContext } from './core/game.js';
 export { createRandomSource, type RandomSource } from './core/rng.js';
 export type { TileDef, TileFeatureDef, FeatureKindDef, Completion, CompiledTile } from './core/tiles.js';

@@ -13,7 +13,7 @@ import { drawFilters, mayDraw, takeTile } from '../core/engine/draw.js';
 import { endGame } from '../core/engine/game-end.js';
 import { ownerOf, playMove } from '../core/engine/play.js';
 import { resumeTurn } from '../core/engine/turn.js';
-import type { ModuleChance } from '../core/expansion.js';
+import type { ModuleChance } from '../core/module-chance.js';
 import { assertRuleset } from '../core/engine/query.js';
 
 /**

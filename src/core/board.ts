@@ -13,7 +13,7 @@ import { oppositePort } from './tiles.js';
 import { addSegment, findRoot, unionFeatures } from './features.js';
 import { AROUND_DELTA, CELL_OFFSET, SIDE_DELTA, cellKey, filledArray, keyX, keyY, type GameState, type GameView } from './state.js';
 import type { Immutable, Rotation } from './types.js';
-import type { CompiledHooks } from './expansion.js';
+import type { CompiledHooks } from './compiled-hooks.js';
 import type { Ruleset } from './ruleset.js';
 
 /** What the ruleset offers the board code. @internal */

@@ -23,14 +23,14 @@
  * When the bag is empty: every `beforeFinalScoring` hook (which may pause the game for
  * decisions), the base game's final scoring, then every `finalScoring` hook.
  */
-import type { Emit } from './events.js';
 import type { ScoringContext } from './game.js';
 import type { Ruleset } from './ruleset.js';
-import type { ExpansionMove, GameState, GameView, Move } from './state.js';
+import type { ExpansionMove, GameView, Move } from './state.js';
 import type { CompiledTile, FeatureKindDef, TileDef } from './tiles.js';
 import type { Immutable, Rotation } from './types.js';
 import type { ExpansionError } from './errors.js';
 import type { StartTile } from './game.js';
+import type { ModuleChance } from './module-chance.js';
 
 /** A feature completed by the tile just placed, as handed to `afterScoring`. */
 export interface CompletedFeature {
@@ -403,95 +403,3 @@ export interface ActionClaim {
  * read, never written: a module may hand out the same one at every draw.
  */
 export type DrawFilter = ((tile: CompiledTile) => boolean) | Readonly<Uint8Array>;
-
-/** The hooks of a ruleset, compiled once: arrays in hook order, empty when no expansion has one. @internal */
-export interface CompiledHooks {
-  readonly turnStart: readonly NonNullable<Expansion['turnStart']>[];
-  readonly deployMoves: readonly NonNullable<Expansion['deployMoves']>[];
-  /** The expansions with `deployMoves`, in hook order (their counts and draws, for random playouts). */
-  readonly deployers: readonly Expansion[];
-  readonly beforeScoring: readonly NonNullable<Expansion['beforeScoring']>[];
-  readonly turnMoves: readonly NonNullable<Expansion['turnMoves']>[];
-  readonly scoringOrder: readonly NonNullable<Expansion['scoringOrder']>[];
-  readonly beforeTurnEnd: readonly NonNullable<Expansion['beforeTurnEnd']>[];
-  readonly nextPlayer: readonly NonNullable<Expansion['nextPlayer']>[];
-  readonly deployAllowed: readonly NonNullable<Expansion['deployAllowed']>[];
-  /** The expansions that may claim the turn's action, in hook order. */
-  readonly claimers: readonly Expansion[];
-  readonly tileFollowers: readonly NonNullable<Expansion['tileFollowers']>[];
-  readonly releaseAt: readonly NonNullable<Expansion['releaseAt']>[];
-  readonly afterAction: readonly NonNullable<Expansion['afterAction']>[];
-  readonly beforeFinalScoring: readonly NonNullable<Expansion['beforeFinalScoring']>[];
-  readonly drawFilter: readonly NonNullable<Expansion['drawFilter']>[];
-  readonly placementError: readonly NonNullable<Expansion['placementError']>[];
-  /** The `placementError` hooks that concern each tile kind, by tile index. */
-  readonly placementByTile: readonly (readonly NonNullable<Expansion['placementError']>[])[];
-  /** By tile index: whether every one of those hooks answers per cell (`placementByCell`). */
-  readonly placementCellOnly: readonly boolean[];
-  /** The `placementCells` hooks that concern each tile kind, by tile index. */
-  readonly placementCellsByTile: readonly (readonly NonNullable<Expansion['placementCells']>[])[];
-  readonly afterPlace: readonly NonNullable<Expansion['afterPlace']>[];
-  readonly afterScoring: readonly NonNullable<Expansion['afterScoring']>[];
-  readonly finalScoring: readonly NonNullable<Expansion['finalScoring']>[];
-  /**
-   * The owners of the move types and step kinds seen so far (`'<id>/<name>'`), filled by
-   * `ownerOf` as it finds them and bounded (names come from untrusted moves too).
-   */
-  readonly owners: Map<string, Expansion>;
-}
-
-/** Emits an expansion's own event (`type` is `'<id>/<name>'`). */
-export function emitExpansionEvent(emit: Emit, type: `${string}/${string}`, data: Readonly<Record<string, unknown>>): void {
-  if (emit !== null) emit({ type, ...data } as never);
-}
-
-/** The state slice of an expansion. */
-export function sliceOf<T>(state: Immutable<GameState> | GameState | Immutable<GameView>, id: string): T {
-  return (state.ext as Record<string, unknown>)[id] as T;
-}
-
-/**
- * A module's explicit chance (see {@link Expansion.chance}). Outcome ids are the module's own
- * small integers, at most `maxOutcomes - 1`.
- */
-export interface ModuleChance {
-  /** One more than the largest outcome id of the module's chance nodes. */
-  readonly maxOutcomes: number;
-  /**
-   * Forgets, in place, what the seed fixed in advance and no player has seen, so that it is
-   * decided at the module's chance nodes instead (The Castle: every face-down token becomes -1).
-   */
-  conceal(rules: Ruleset, state: GameState): void;
-  /**
-   * Fills in every unknown (concealed, or hidden by `observe`) in place, drawn with `random` from
-   * what is still unseen, consistently with everything public: a full state for search.
-   */
-  redraw(rules: Ruleset, state: GameState, random: (n: number) => number): void;
-  /**
-   * At one of the module's chance nodes: its outcomes with their weights (copies left, say), as
-   * `[outcome, weight]` pairs in ascending outcome order; probabilities are weight / total.
-   */
-  outcomes(rules: Ruleset, state: Immutable<GameView>): (readonly [number, number])[];
-  /** A short name for an outcome (`token 7`). */
-  label(outcome: number): string;
-  /**
-   * Applies an outcome (one of `outcomes`) at one of the module's chance nodes: `'done'` lets the
-   * turn go on; `'wait'` after setting one of the module's own steps.
-   */
-  apply(ctx: HookContext, outcome: number): 'wait' | 'done';
-  /**
-   * Loading a research state (`deserializeResearchState` replays it from its own record, with
-   * explicit chance): at one of the module's chance nodes of the replay, the outcome that `stored`
-   * (the state being loaded: untrusted JSON, read with care) shows was decided there, or null when
-   * `stored` has not decided it (it stands at this node, or does not hold a valid outcome). Needed
-   * when the module's chance nodes occur during a game.
-   */
-  recorded?(rules: Ruleset, replay: Immutable<GameView>, stored: unknown): number | null;
-  /**
-   * Loading a research state: copies into `replay`, in place, what the replay leaves concealed and
-   * `stored` (untrusted JSON) holds decided, as a determinized state or one played with seeded
-   * chance does (The Castle's face-down tokens); returns why `stored` cannot hold it, or null.
-   * Everything else is then compared with the replay.
-   */
-  restore?(rules: Ruleset, replay: GameState, stored: unknown): string | null;
-}

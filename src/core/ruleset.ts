@@ -4,7 +4,8 @@
  * typed arrays and is never serialized; states refer to it by `id`.
  */
 import { Immer } from 'immer';
-import type { CompiledHooks, Expansion } from './expansion.js';
+import type { Expansion } from './expansion.js';
+import type { CompiledHooks } from './compiled-hooks.js';
 import type { BaseGame, GameModule, StartTile } from './game.js';
 import { compileTile, type CompiledTile, type FeatureKindDef } from './tiles.js';
 

@@ -63,7 +63,8 @@
  * ```
  *
  * @module meeplekit/expansions/count
- */import { emitExpansionEvent, type Expansion, type HookContext } from '../../core/expansion.js';
+ */import { type Expansion, type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { showValue, type ExpansionError } from '../../core/errors.js';
 import { addFollower, featureRef } from '../../core/engine/scoring.js';
 import type { StartTile } from '../../core/game.js';

@@ -26,7 +26,8 @@
  *
  * @module meeplekit/expansions/king-robber
  */
-import { emitExpansionEvent, sliceOf, type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
+import { type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent, sliceOf } from '../../core/module-helpers.js';
 import { award } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import type { GameView } from '../../core/state.js';

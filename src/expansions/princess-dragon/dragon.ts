@@ -12,7 +12,8 @@
  * tiles drawn before the first volcano are set aside and shuffled back in when it is laid.
  */
 import { tileAt } from '../../core/board.js';
-import { emitExpansionEvent, type DrawFilter, type HookContext } from '../../core/expansion.js';
+import { type DrawFilter, type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { clearTile } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, keyX, keyY, type GameView, type Move } from '../../core/state.js';

@@ -8,7 +8,8 @@
  * the majority; the follower comes back, the fairy stays.
  */
 import { deployTargets } from '../../core/engine/play.js';
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { award } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';

@@ -4,7 +4,8 @@
  * teda figúrku umiestniť na už ohodnotené územie alebo na také územie, kde už stojí iná figúrka."
  * The portal tile's own features are the ordinary deployment; the portal adds every other tile's.
  */
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { placeFollower } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';

@@ -7,7 +7,8 @@
  * a follower on a tower in that city is not one of them (the Tower's Q&A: "město a věž se
  * počítají jako různé regiony").
  */
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { removeFollower } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';

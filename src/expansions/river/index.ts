@@ -32,7 +32,8 @@
  * @module meeplekit/expansions/river
  */
 import { tileAt } from '../../core/board.js';
-import { sliceOf, type DrawFilter, type Expansion, type HookContext } from '../../core/expansion.js';
+import { type DrawFilter, type Expansion, type HookContext } from '../../core/expansion.js';
+import { sliceOf } from '../../core/module-helpers.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { SIDE_DELTA, cellKey, type GameView } from '../../core/state.js';
 import { parseTileSpec, type CompiledTile, type FeatureKindDef, type TileDef } from '../../core/tiles.js';

@@ -38,7 +38,8 @@
 import { tileAt } from '../../core/board.js';
 import { showValue } from '../../core/errors.js';
 import type { FeatureRef } from '../../core/events.js';
-import { emitExpansionEvent, type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
+import { type CompletedFeature, type Expansion, type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { featureRef, followersOn, returnFollowers } from '../../core/engine/scoring.js';
 import { findRoot } from '../../core/features.js';
 import type { Ruleset } from '../../core/ruleset.js';

@@ -6,7 +6,8 @@
  * rozestavěnou věž. Umístit jednu svoji figurku na kteroukoli věž a tím zabránit další stavbě této
  * věže." Each is one of the four alternatives: one per turn.
  */
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import type { GameView, Move } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';

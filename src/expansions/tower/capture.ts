@@ -11,7 +11,8 @@
  * ("Pomocí funkce věže nelze zajmout žádného družiníka ve městě Carcassonne").
  */
 import { tileAt } from '../../core/board.js';
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { removeFollower } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, SIDE_DELTA, type GameView, type Move } from '../../core/state.js';

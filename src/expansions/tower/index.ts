@@ -56,7 +56,8 @@
  * @module meeplekit/expansions/tower
  */
 import { showValue } from '../../core/errors.js';
-import { emitExpansionEvent, type Expansion, type HookContext, type TileFollower } from '../../core/expansion.js';
+import { type Expansion, type HookContext, type TileFollower } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { cellKey, type ExpansionMove, type GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';

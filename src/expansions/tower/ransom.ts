@@ -5,7 +5,8 @@
  * za jednu figurku jsou 3 vítězné body. ... Tato vykoupená figurka může být ihned v tomto kole
  * umístěna do krajiny." Q&A: "Provádí se jedenkrát za tah. Kdykoli v průběhu tahu hráče."
  */
-import { emitExpansionEvent, type HookContext } from '../../core/expansion.js';
+import { type HookContext } from '../../core/expansion.js';
+import { emitExpansionEvent } from '../../core/module-helpers.js';
 import { award } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import type { GameView, Move } from '../../core/state.js';
