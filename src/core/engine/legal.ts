@@ -10,7 +10,7 @@ import type { Ruleset } from '../ruleset.js';
 import type { CompiledTile } from '../tiles.js';
 import { CELL_OFFSET, cellKey, keyX, keyY, type GameView, type Move } from '../state.js';
 import type { Immutable, Rotation } from '../types.js';
-import { claimNow, deployCount, deployTargets, ownerOf, type ClaimNow } from './play.js';
+import { claimNow, countExtras, deployTargets, ownerOf, type ClaimNow } from './play.js';
 import { firstDifference } from './json-diff.js';
 
 /**
@@ -290,18 +290,6 @@ export function randomMove(rules: Ruleset, s: Immutable<GameView>, random: (n: n
 }
 
 /**
- * The expansions' moves of the deploy step (only the claiming expansion's when one claims the
- * action), counted without building them where a module can count them (`countDeployMoves`).
- */
-function countExtras(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow): number {
-  if (claim !== null) return claim.owner.deployMoves === undefined ? 0 : deployCount(claim.owner, rules, s);
-  const mods = rules.hooks.deployers;
-  let n = 0;
-  for (let i = 0; i < mods.length; i++) n += deployCount(mods[i]!, rules, s);
-  return n;
-}
-
-/**
  * Per module with `deployMoves` (hook order), written and read within one {@link sampleDeploy}: how
  * many moves it offers, and its list when it cannot count them (a list is left there until the
  * next call overwrites it: nothing reads it in between).
@@ -342,8 +330,8 @@ function sampleDeploy(rules: Ruleset, s: Immutable<GameView>, random: (n: number
       e -= COUNTED[i]!;
       continue;
     }
-    const list = LISTED[i];
-    return list !== null && list !== undefined ? list[e]! : mods[i]!.drawDeployMove!(rules, s, e);
+    const list = LISTED[i] ?? null;
+    return list !== null ? list[e]! : mods[i]!.drawDeployMove!(rules, s, e);
   }
   return turn[e]!;
 }

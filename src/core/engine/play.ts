@@ -96,14 +96,24 @@ export function deployTargets(rules: Ruleset, s: Immutable<GameView>, claim: Cla
 
 /** Whether any expansion offers a move at the deploy step now (only the claiming one, when one claims the action). */
 function hasDeployMoves(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow): boolean {
-  if (claim !== null) return claim.owner.deployMoves !== undefined && deployCount(claim.owner, rules, s) > 0;
-  const mods = rules.hooks.deployers;
-  for (let i = 0; i < mods.length; i++) if (deployCount(mods[i]!, rules, s) > 0) return true;
-  return false;
+  return rules.hooks.deployers.length > 0 && countExtras(rules, s, claim) > 0;
 }
 
-/** How many moves expansion `m` (which has `deployMoves`) offers at the deploy step now: its `countDeployMoves`, or its list's length. @internal */
-export function deployCount(m: Expansion, rules: Ruleset, s: Immutable<GameView>): number {
+/**
+ * How many moves the expansions offer at the deploy step now (`deployMoves`; only the claiming
+ * expansion's when one claims the action), counted without building them where a module can
+ * count them (`countDeployMoves`). The moves of the whole turn not included. @internal
+ */
+export function countExtras(rules: Ruleset, s: Immutable<GameView>, claim: ClaimNow): number {
+  if (claim !== null) return claim.owner.deployMoves === undefined ? 0 : deployCount(claim.owner, rules, s);
+  const mods = rules.hooks.deployers;
+  let n = 0;
+  for (let i = 0; i < mods.length; i++) n += deployCount(mods[i]!, rules, s);
+  return n;
+}
+
+/** How many moves expansion `m` (which has `deployMoves`) offers at the deploy step now: its `countDeployMoves`, or its list's length. */
+function deployCount(m: Expansion, rules: Ruleset, s: Immutable<GameView>): number {
   return m.countDeployMoves !== undefined ? m.countDeployMoves(rules, s) : m.deployMoves!(rules, s).length;
 }
 

@@ -32,10 +32,22 @@ export interface DragonStep {
 
 /** The dragon's moves of the current step: onto each neighbouring tile (N, E, S, W) it may enter. */
 export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[] {
-  const player = state.step.kind === 'game-over' ? -1 : state.step.player;
+  return movesOf(state, state.step.kind === 'game-over' ? -1 : state.step.player);
+}
+
+/**
+ * The cells the dragon may enter next, north, east, south, west: a tile, not visited in this
+ * flight, not the fairy's cell. Empty when it is off the board or not flying.
+ */
+export function dragonTargets(state: Immutable<GameView>): Cell[] {
+  return movesOf(state, -1).map((m) => ({ x: m.x, y: m.y }));
+}
+
+/** The moves onto each cell the dragon may enter next (N, E, S, W), for `player`. */
+function movesOf(state: Immutable<GameView>, player: number): DragonMove[] {
   const slice = pdSlice(state);
   const sides = openSides(state, slice);
-  const out: Move[] = [];
+  const out: DragonMove[] = [];
   if (sides === 0) return out;
   const at = cellKey(slice.dragon!.x, slice.dragon!.y);
   for (let side = 0; side < 4; side++) {
@@ -46,23 +58,8 @@ export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[]
   return out;
 }
 
-/**
- * The cells the dragon may enter next, north, east, south, west: a tile, not visited in this
- * flight, not the fairy's cell. Empty when it is off the board or not flying.
- */
-export function dragonTargets(state: Immutable<GameView>): Cell[] {
-  const slice = pdSlice(state);
-  const sides = openSides(state, slice);
-  const out: Cell[] = [];
-  if (sides === 0) return out;
-  const at = cellKey(slice.dragon!.x, slice.dragon!.y);
-  for (let side = 0; side < 4; side++) {
-    if ((sides & (1 << side)) === 0) continue;
-    const k = at + SIDE_DELTA[side]!;
-    out.push({ x: keyX(k), y: keyY(k) });
-  }
-  return out;
-}
+/** A move of the dragon, as {@link movesOf} builds it (a type alias: a plain record, as expansion moves are). */
+type DragonMove = { readonly type: 'princess-dragon/move-dragon'; readonly player: number; readonly x: number; readonly y: number };
 
 /**
  * The sides (bit `side`: N, E, S, W) on which the dragon may enter the next cell (`slice`: the
