@@ -217,8 +217,8 @@ function round(v: number): number {
 
 const classic = must(createRuleset({ game: 'classic' }));
 // Every available expansion at once (the CLI registry lists them all), River I and II together;
-// when some cannot be combined (River and the Count), the first in id order is left out until the
-// rest can.
+// if some could not be combined (all can today; River and the Count could not before
+// 2026-11-25), the first in id order would be left out until the rest can.
 let ids = Object.keys(CLI_EXPANSIONS).sort();
 const together = (list: readonly string[]) => createRuleset({ game: 'classic', expansions: list.map((id) => CLI_EXPANSIONS[id]!({ riverSet: 'both' })) });
 let created = together(ids);
@@ -231,7 +231,7 @@ for (let i = 0; !created.ok && i < ids.length; i++) {
   }
 }
 const all = must(created);
-// The expansions left out above, with every other one they combine with (the Count without River).
+// The expansions left out above, if any, with every other one they combine with.
 const rest = Object.keys(CLI_EXPANSIONS)
   .sort()
   .filter((id) => !ids.includes(id));

@@ -914,6 +914,26 @@ function riverExamples(): Pictures {
       title: 'A River I course from a seeded game of two bots: the spring, 10 course tiles and the lake, laid before any land tile; no two curves in a row turn the same way.',
     });
   }
+  // river-count.test.ts: the spring laid beside the City at set-up, the river going on from it
+  // (a seeded game of River I with the Count, greedy bots, up to the first land tile).
+  {
+    const rules = classic(river({ set: 'I' }), count());
+    const riverIds = new Set(RIVER_I_TILES.map(([id]) => id));
+    let state = must(newGame(rules, { players: 2, seed: 'docs-river-count' }), 'newGame river and count');
+    const bot = greedyBot(createRandomSource('docs-river-count-moves'));
+    while (state.step.kind !== 'game-over' && (state.step.kind !== 'place-tile' || riverIds.has(state.step.tile))) {
+      state = must(applyMove(rules, state, bot(rules, state)), 'river and count move').state;
+    }
+    const spring = state.tiles[12]!;
+    const laid = state.tiles.filter((t) => riverIds.has(t.id)).length;
+    const discarded = RIVER_I_TILES.reduce((n, [id]) => n + state.discarded[rules.tileIndex[id]!]!, 0);
+    check(spring.id === 'R1-01' && spring.player === 0 && laid + discarded === 12, `river and count: the spring at set-up, every river tile laid or discarded (${laid} + ${discarded})`);
+    out['river-count.svg'] = board(rules, state, {
+      tileSize: 56,
+      highlightCells: [{ x: spring.x, y: spring.y }],
+      title: `The City of Carcassonne with the River: the starting player laid the spring (yellow) beside the City at set-up; the river went on from it (${laid} river tiles laid${discarded > 0 ? `, ${discarded} discarded` : ''}) before any land tile.`,
+    });
+  }
   // river.test.ts: 'fork closed by both lakes: the volcano lake R2-03 and the lake at a city R2-04 each close a branch; no open end is left'.
   {
     const rules = classic(river({ set: 'II' }));

@@ -55,6 +55,7 @@ const MEMBERS: Readonly<Record<string, Check>> = {
   tiles: listOf(tile, 1000),
   start: (v) => (Array.isArray(v) ? listOf(startTile, 64)(v) : record({ tile: str, rotation: int(0, 3) }, ['tile', 'rotation'])(v)),
   baseStart: oneOf('bag', 'box'),
+  startYields: oneOf(true, false),
   placementByCell: oneOf(true, false),
   chance: record({ maxOutcomes: int(1, 1 << 20), conceal: fn, redraw: fn, outcomes: fn, label: fn, apply: fn }, ['maxOutcomes', 'conceal', 'redraw', 'outcomes', 'label', 'apply']),
   observation: record({ features: fn, write: fn }, ['features', 'write']),
@@ -80,11 +81,15 @@ export function moduleProblem(v: unknown): string | null {
     for (const k of Object.getOwnPropertyNames(o)) if (k !== 'constructor') keys.add(k);
   }
   const present = new Set<string>();
+  let start: unknown;
+  let yields: unknown;
   for (const k of keys) {
     const check = MEMBERS[k];
     const name = typeof v['id'] === 'string' ? `'${v['id'].slice(0, 40)}'` : 'the module';
     if (check === undefined) return `${name} has a member '${k.slice(0, 40)}' that expansion modules do not have (misspelt hook?)`;
     const value = v[k];
+    if (k === 'start') start = value;
+    if (k === 'startYields') yields = value;
     if (value === undefined && k !== 'id' && k !== 'order' && k !== 'options') continue;
     present.add(k);
     const problem = check(value);
@@ -96,6 +101,8 @@ export function moduleProblem(v: unknown): string | null {
     const name = typeof v['id'] === 'string' ? `'${v['id'].slice(0, 40)}'` : 'the module';
     return `${name}: 'countDeployMoves' and 'drawDeployMove' come together, and only with 'deployMoves'`;
   }
+  // Only a one-tile start can be laid by a player at set-up (see Expansion.startYields).
+  if (yields === true && !isRecord(start)) return `'${String(v['id'])}': 'startYields' needs a one-tile 'start'`;
   return null;
 }
 

@@ -111,11 +111,13 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
       }
     }
   }
-  // Two expansions that each replace the start tile (the River's spring, the Count's city) cannot
-  // both have their way.
+  // Two expansions that each replace the start tile cannot both have their way, unless one gives
+  // way to the other (the River's spring, laid beside the Count's City: Expansion.startYields).
   const starters = expansions.filter((e) => e.start !== undefined);
-  if (starters.length > 1) {
-    return err(meepleError('options/conflicting-expansions', `expansions '${starters[0]!.id}' and '${starters[1]!.id}' both replace the start tile`));
+  const firm = starters.filter((e) => e.startYields !== true);
+  if (starters.length > 1 && (firm.length !== 1 || starters.length > 2)) {
+    const [a, b] = firm.length > 1 ? firm : starters.filter((e) => e !== firm[0]);
+    return err(meepleError('options/conflicting-expansions', `expansions '${a!.id}' and '${b!.id}' both replace the start tile${firm.length > 1 ? '' : ' (one start may give way, to one that stands)'}`));
   }
   // Hook order is the expansions' own fixed order, whatever order they were listed in.
   expansions.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : 1));

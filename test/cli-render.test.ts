@@ -219,7 +219,7 @@ describe('meeplekit render tile', () => {
     ['rotation empty', ['tile', 'D', '--rotation', ''], /got ''/],
     ['an unknown game', ['tile', 'D', '--game', 'chess'], /unknown game 'chess' \(games: classic, castle\)/],
     ['an unknown expansion', ['tile', 'D', '--expansions', 'moon'], /unknown expansion 'moon' \(expansions: /],
-    ['river with the Count', ['tile', 'D', '--expansions', 'river,count'], /conflict|cannot be combined/i],
+    ['The Castle with an expansion', ['tile', 'D', '--game', 'castle', '--expansions', 'river'], /The Castle is a game of its own: it takes none of the classic expansions/],
     ['--river-set without the river', ['tile', 'D', '--river-set', 'II'], /--river-set needs --expansions river/],
     ['an empty --out', ['tile', 'D', '--out', ''], /--out needs a file name/],
     ['an unknown flag', ['tile', 'D', '--size', '3'], /Unknown option '--size'/],

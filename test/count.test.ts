@@ -45,7 +45,6 @@ import {
   type Quarter,
 } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
-import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { cloneState } from '../src/core/engine/clone.js';
 import { findRoot } from '../src/core/features.js';
@@ -687,16 +686,6 @@ describe('count: options and combinations', () => {
     expect(readableId(rulesOf(count()).id)).toBe('classic+count');
     expect(readableId(rulesOf(count({ edition: 2, countMoves: 'free' })).id)).toBe('classic+count');
     expect(readableId(rulesOf(count({ edition: 1, countMoves: 'entered' })).id)).toBe('classic+count{"countMoves":"entered","edition":1}');
-  });
-
-  test.each(['I', 'II', 'both'] as const)('river %s and the Count are a declared conflict, with the rules\' advice in the message (rules "Příprava hry": "Doporučujeme vám, abyste spolu nekombinovali rozšíření Řeka II a Hrabě z Carcassonne")', (set) => {
-    for (const list of [[river({ set }), count()], [count(), river({ set })]]) {
-      const r = createRuleset({ game: 'classic', expansions: list });
-      expect(r.ok).toBe(false);
-      if (r.ok) continue;
-      expect(r.error.code).toBe('options/conflicting-expansions');
-      expect(r.error.message).toMatch(/^expansions 'count' and 'river' cannot be combined: both replace the start tile, and the rules recommend not combining River II with the Count/);
-    }
   });
 
   test('random games with King and Robber Baron and Shrines: every step of the Count is reached, followers are conserved, scores are the sum of their events', () => {

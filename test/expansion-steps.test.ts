@@ -278,6 +278,87 @@ test('two expansions that both replace the start tile are a refused combination'
 });
 
 /**
+ * A start that gives way (`startYields`, the River's spring beside the Count's City), with
+ * test-only modules on classic tiles: `firm` lays E (a city cap facing north) at 0,0; `beside`
+ * would lay another E, and draws E first while no tile has been placed.
+ */
+describe('a start tile that gives way to another start: a set-up placement', () => {
+  const firm = (): Expansion => ({ id: 'firm', order: 96, options: {}, start: { tile: 'E', rotation: 0 } });
+  const beside = (id = 'beside'): Expansion => ({
+    id,
+    order: 97,
+    options: {},
+    start: { tile: 'E', rotation: 0 },
+    startYields: true,
+    drawFilter: (_rules, state) => (state.moves.length === 0 ? (t) => t.def.id === 'E' : null),
+  });
+  const made = (expansions: Expansion[]): Ruleset => {
+    const r = createRuleset({ game: 'classic', expansions });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+
+  test('the standing start is laid; the one that gives way stays in the bag and is drawn first, by the starting player', () => {
+    const rules = made([beside(), firm()]);
+    const g = newGame(rules, { players: 2, seed: 'yield' });
+    if (!g.ok) throw new Error(g.error.message);
+    expect(g.value.tiles.map((t) => [t.id, t.x, t.y, t.player])).toEqual([['E', 0, 0, -1]]);
+    expect(g.value.step).toEqual({ kind: 'place-tile', player: 0, tile: 'E' });
+    // Five copies of E: one laid at set-up, one drawn, three in the bag.
+    expect(g.value.bag[rules.tileIndex['E']!]).toBe(3);
+  });
+
+  test('laid on turn 0 it is set-up: it closes the city cap of the start, yet nothing is completed or scored, no follower is offered, and the same player takes turn 1', () => {
+    const rules = made([firm(), beside()]);
+    const g = newGame(rules, { players: 2, seed: 'yield', draws: ['E', 'V'] });
+    if (!g.ok) throw new Error(g.error.message);
+    // North of the start, turned 2: its cap faces south onto the start's cap, a closed city of two tiles.
+    const r = applyMove(rules, g.value, { type: 'place', player: 0, x: 0, y: -1, rotation: 2 });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.events.map((e) => e.type)).toEqual(['tile-placed', 'turn-ended', 'tile-drawn']);
+    expect(r.value.state.step).toEqual({ kind: 'place-tile', player: 0, tile: 'V' });
+    expect([r.value.state.turn, r.value.state.active, r.value.state.scores]).toEqual([1, 0, [0, 0]]);
+    // The same placement as a turn's action (the start standing alone) offers a follower, then
+    // completes the city.
+    const later = createRuleset({ game: 'classic', expansions: [firm()] });
+    if (!later.ok) throw new Error(later.error.message);
+    const h = newGame(later.value, { players: 2, seed: 'yield', draws: ['E'] });
+    if (!h.ok) throw new Error(h.error.message);
+    const normal = applyMove(later.value, h.value, { type: 'place', player: 0, x: 0, y: -1, rotation: 2 });
+    if (!normal.ok) throw new Error(normal.error.message);
+    expect(normal.value.state.step).toEqual({ kind: 'deploy', player: 0 });
+    const passed = applyMove(later.value, normal.value.state, { type: 'pass', player: 0 });
+    expect(passed.ok && passed.value.events.map((e) => e.type)).toContain('feature-completed');
+  });
+
+  test('alone, a start that gives way is laid at 0,0 as any start', () => {
+    const rules = made([beside()]);
+    const g = newGame(rules, { players: 2, seed: 'alone' });
+    expect(g.ok && g.value.tiles.map((t) => [t.id, t.x, t.y])).toEqual([['E', 0, 0]]);
+  });
+
+  test.each([
+    ['two that give way, none standing', () => [beside('beside-a'), beside('beside-b')], /^expansions 'beside-a' and 'beside-b' both replace the start tile \(one start may give way, to one that stands\)$/],
+    ['two that give way to one standing', () => [firm(), beside('beside-a'), beside('beside-b')], /^expansions 'beside-a' and 'beside-b' both replace the start tile \(one start may give way, to one that stands\)$/],
+  ])('refused: %s', (_name, list, message) => {
+    const r = createRuleset({ game: 'classic', expansions: list() });
+    expect(r.ok ? null : r.error.code).toBe('options/conflicting-expansions');
+    expect(r.ok ? '' : r.error.message).toMatch(message);
+  });
+
+  test.each([
+    ['with a start of several tiles', { start: [{ tile: 'E', x: 0, y: 0, rotation: 0 }] }, /'startYields' needs a one-tile 'start'/],
+    ['without a start', {}, /'startYields' needs a one-tile 'start'/],
+    ['not a boolean', { start: { tile: 'E', rotation: 0 }, startYields: 'yes' }, /'startYields' must be one of true, false/],
+  ])('module check: startYields %s is refused', (_name, members, message) => {
+    const m = { id: 'odd', order: 98, options: {}, startYields: true, ...members } as unknown as Expansion;
+    const r = createRuleset({ game: 'classic', expansions: [m] });
+    expect(r.ok ? null : r.error.code).toBe('options/unknown-expansion');
+    expect(r.ok ? '' : r.error.message).toMatch(message);
+  });
+});
+
+/**
  * Withdrawing the ordinary deployment (what the volcano and the princess need) and a pause after
  * the action, before scoring (what the dragon's flight needs). Test-only expansion `quiet`: no
  * follower may be deployed on a turn that places a cloister tile (A or B), but a `quiet/hum` move

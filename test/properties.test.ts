@@ -19,7 +19,7 @@ propertySuite(classicRules(), { runs: 1, games: 200, players: [2, 3, 4, 5] });
 }
 
 // Each expansion alone and every pair (where two modules meet), lighter per subset: the whole suite,
-// complete games included. A refused subset is checked in test/properties-combos.test.ts.
+// complete games included. That no subset is refused is checked in test/properties-combos.test.ts.
 for (const { chosen, created } of expansionSubsets()) {
   if (chosen.length <= 2 && created.ok) propertySuite(created.value, { runs: 0.2, games: 16, players: [2, 4] });
 }

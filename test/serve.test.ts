@@ -96,6 +96,7 @@ describe('serve: hello, info, make_game', () => {
     ['king-robber and shrines', { expansions: ['shrines', 'king-robber'] }, [kingRobber(), shrines()]],
     ['the count, first edition', { expansions: ['count'], options: { count: { edition: 1 } } }, [count({ edition: 1 })]],
     ['tower and princess-dragon', { expansions: ['tower', 'princess-dragon'] }, [tower(), princessDragon()]],
+    ['river and the count', { expansions: ['river', 'count'] }, [river(), count()]],
   ])('make_game: %s', (_name, config, expansions) => {
     const rules = createRuleset({ game: 'classic', expansions });
     if (!rules.ok) throw new Error(rules.error.message);
@@ -111,7 +112,7 @@ describe('serve: hello, info, make_game', () => {
     ['bad River options (checked by the module)', { expansions: ['river'], options: { river: { set: 'III' } } }, 'options/expansion-options'],
     ['options for an expansion without any', { expansions: ['shrines'], options: { shrines: { x: 1 } } }, 'options/expansion-options'],
     ['options not an object', { expansions: ['river'], options: { river: 'II' } }, 'protocol/request'],
-    ['River with the Count', { expansions: ['river', 'count'] }, 'options/conflicting-expansions'],
+    ['The Castle with an expansion', { game: 'castle', expansions: ['river'] }, 'options/conflicting-expansions'],
     ['options of a module not in the game', { expansions: [], options: { river: { set: 'II' } } }, 'protocol/request'],
     ['classic with game options', { options: { classic: { x: 1 } } }, 'options/game-options'],
     ['players as a string', { players: '2' }, 'protocol/request'],

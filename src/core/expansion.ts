@@ -85,7 +85,8 @@ export interface Expansion {
   /**
    * Replaces the base game's start tile (the base start tile's copies then all go into the bag):
    * one tile laid at 0,0 (`{ tile, rotation }`), or several tiles with their cells (the City of
-   * Carcassonne's 12). Two expansions that both set one cannot be combined.
+   * Carcassonne's 12). Two expansions that both set one cannot be combined, unless one of them
+   * gives way ({@link Expansion.startYields}).
    */
   readonly start?:
     | {
@@ -101,6 +102,19 @@ export interface Expansion {
    * (the Count of Carcassonne: "startovní kartička ... můžete ji nechat v krabici").
    */
   readonly baseStart?: 'bag' | 'box';
+  /**
+   * With a one-tile `start`: it gives way to another expansion's `start` (the River's spring to the
+   * Count's City; the Count of Carcassonne rules, "Zvláštnosti při hraní hraběte v kombinaci s
+   * ostatními rozšířeními", 4: "Po rozložení města se pramen umístí tak, že řeka pramení vedle
+   * města Carcassonne"). Alone, it is laid at 0,0 as usual. With an expansion whose start stands,
+   * that one's start (and its `baseStart`) is laid, and this tile's copy stays in the bag: when it
+   * is the first tile placed (turn 0; the module's `drawFilter` draws it first), its placement is
+   * a **set-up placement**: the starting player lays it where it fits (beside the other start),
+   * deploys no follower, nothing is scored, and the same player then takes the first turn. The
+   * set-up placement counts as a turn in `turn` (turn 0) and ends with `turn-ended`, as an extra
+   * turn does. At most one expansion's start may give way to another's.
+   */
+  readonly startYields?: boolean;
   /** Why the options given to the factory are invalid, or null (checked by `createRuleset`). */
   validate?(): string | null;
   /**

@@ -67,6 +67,12 @@ export interface Ruleset {
   readonly start: readonly StartTile[];
   /** Tile kinds of which one copy leaves the bag at set-up without being laid (a replaced start tile left in the box). @internal */
   readonly boxed: readonly string[];
+  /**
+   * The tile kind index of a start tile that gave way to another expansion's start (the River's
+   * spring beside the Count's City), whose placement on turn 0 is a set-up placement (see
+   * `Expansion.startYields`); -1 when there is none. @internal
+   */
+  readonly setupTile: number;
   /** Per feature kind: whether it completes by its ports (roads, cities, paths, towers). @internal */
   readonly portCompleted: readonly boolean[];
   /** Whether a cell (packed key) is on the board; null for an unbounded board. */
@@ -123,10 +129,17 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
   const deployable = new Set([...game.deployable, ...expansions.flatMap((e) => e.deployable ?? [])]);
   let start: readonly StartTile[] = game.start;
   let boxed: readonly string[] = [];
+  let setupTile = -1;
+  // createRuleset let through at most one start that stands and one that gives way to it.
+  const starts = chosen.filter((e) => e.start !== undefined).length;
   for (const e of chosen) {
     if (e.start === undefined) continue;
-    start = 'tile' in e.start ? [{ tile: e.start.tile, x: 0, y: 0, rotation: e.start.rotation }] : e.start;
-    boxed = e.baseStart === 'box' ? game.start.map((st) => st.tile) : [];
+    // One that gives way: its tile stays in the bag, and its first placement is a set-up placement.
+    if (e.startYields === true && starts > 1 && 'tile' in e.start) setupTile = tileIndex[e.start.tile]!;
+    else {
+      start = 'tile' in e.start ? [{ tile: e.start.tile, x: 0, y: 0, rotation: e.start.rotation }] : e.start;
+      boxed = e.baseStart === 'box' ? game.start.map((st) => st.tile) : [];
+    }
   }
   const refs = chosen.map((e) => ({ id: e.id, options: e.options }));
   const named = (id: string, options: Readonly<Record<string, unknown>>): string =>
@@ -178,6 +191,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     tileById: new Map(tiles.map((t) => [t.def.id, t])),
     start,
     boxed,
+    setupTile,
     inside: game.inside ?? null,
     portCompleted: kinds.map((k) => k.completion === 'ports'),
     tracksTiles: kinds.map((k) => k.tracksTiles),
@@ -219,6 +233,8 @@ export function moduleDigest(modules: readonly Expansion[]): string {
       tiles: e.tiles ?? [],
       start: e.start ?? null,
       baseStart: e.baseStart ?? null,
+      // Only when set: the digests of modules without it stay as they were.
+      ...(e.startYields === undefined ? {} : { startYields: e.startYields }),
       placementByCell: e.placementByCell ?? null,
       chance: e.chance?.maxOutcomes ?? null,
       actions: e.actions?.version ?? null,

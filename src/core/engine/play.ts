@@ -16,7 +16,7 @@ import type { Immutable } from '../types.js';
 import { cloneJson } from './clone.js';
 import { firstDifference } from './json-diff.js';
 import { deepFreeze as deepFreezeJson } from './sharing.js';
-import { finishTurn, resumeTurn } from './turn.js';
+import { endSetupPlacement, finishTurn, resumeTurn } from './turn.js';
 
 /**
  * Applies a legal move to `s` in place. `owned`: the move is a fresh object of the core's own
@@ -36,6 +36,11 @@ export function playMove(rules: Ruleset, s: GameState, move: Move, emit: Emit, o
     if (afterPlace.length > 0) {
       const ctx: ScoringContext = { rules, state: s, emit };
       for (let i = 0; i < afterPlace.length; i++) afterPlace[i]!(ctx, index);
+    }
+    if (tile.index === rules.setupTile && s.turn === 0) {
+      // A start tile that gave way (the River's spring beside the Count's City): set-up, not a turn's action.
+      endSetupPlacement(rules, s, emit);
+      return;
     }
     const claim = claimNow(rules, s);
     if (deployTargets(rules, s, claim) > 0 || hasDeployMoves(rules, s, claim)) s.step = { kind: 'deploy', player: move.player };

@@ -158,8 +158,17 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   closeTurn(rules, s, emit);
 }
 
-/** Ends the turn: passes it on and draws the next tile. */
-function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+/**
+ * Ends a set-up placement (a start tile that gave way, laid on turn 0: see `Expansion.startYields`):
+ * no follower was deployed and nothing is scored; the turn passes back to the same player, who
+ * draws the first turn's tile. @internal
+ */
+export function endSetupPlacement(rules: Ruleset, s: GameState, emit: Emit): void {
+  endTurn(rules, s, emit, s.active);
+}
+
+/** Ends the turn: passes it on (to `keep` when given: a set-up placement) and draws the next tile. */
+function endTurn(rules: Ruleset, s: GameState, emit: Emit, keep = -1): void {
   const g = s.features;
   const areas = s.areas;
   let kept = 0;
@@ -171,9 +180,9 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
   }
   if (kept !== areas.length) areas.length = kept;
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
-  let next = (s.active + 1) % s.players;
+  let next = keep >= 0 ? keep : (s.active + 1) % s.players;
   const pick = rules.hooks.nextPlayer;
-  for (let i = 0; i < pick.length; i++) {
+  for (let i = 0; keep < 0 && i < pick.length; i++) {
     const p = pick[i]!(rules, s);
     if (p !== null) {
       next = p;

@@ -45,9 +45,13 @@
  * `count/quarter-blocked`, `count/no-followers`, `count/unknown-quarter`, `count/count-there`,
  * `count/feature-name`, `count/not-a-target`.
  *
- * River and the Count cannot be combined (`conflictsWith`): both replace the start tile, and the
- * rules recommend not to combine River II with the Count. Hook order 70: after Shrines (40), so
- * that a lost challenge has been settled before "scored nothing" is judged.
+ * With the River, the City is the start and the River's spring is laid beside it at set-up (the
+ * Count of Carcassonne rules, "Zvláštnosti při hraní hraběte v kombinaci s ostatními
+ * rozšířeními", 4: "Po rozložení města se pramen umístí tak, že řeka pramení vedle města
+ * Carcassonne"; the River gives way, `startYields`). The rules advise against the combination
+ * (river tiles may find no place beside the City, and are then discarded) but allow it. Hook
+ * order 70: after Shrines (40), so that a lost challenge has been settled before "scored nothing"
+ * is judged.
  *
  * @example
  * ```ts
@@ -85,8 +89,8 @@ export { COUNT, type CountEdition, type CountMoves, type CountOptions, type Coun
  * The Count of Carcassonne expansion module. `count()` plays the 2nd-edition rules with the Count
  * moving freely; `count({ edition: 1 })` the older sheet's end of the game; `count({ countMoves })`
  * one of the official variants of the Count's movement. Invalid options make `createRuleset` fail
- * with `options/expansion-options`. Combined with River, `createRuleset` fails with
- * `options/conflicting-expansions`.
+ * with `options/expansion-options`. Combined with the River, the River's spring is laid beside the
+ * City at set-up (see the module's documentation).
  */
 export function count(options?: CountOptions): Expansion {
   const problem = optionsProblem(options);
@@ -359,12 +363,6 @@ export function count(options?: CountOptions): Expansion {
     id: COUNT,
     order: 70,
     options: chosen,
-    conflictsWith: ['river'],
-    conflictReasons: {
-      river:
-        'both replace the start tile, and the rules recommend not combining River II with the Count of Carcassonne ' +
-        '(river tiles may not fit next to the City: count-king-robber-shrines.cs.txt, "Příprava hry"; digest-expansions.md)',
-    },
     kinds: [CARCASSONNE_KIND],
     tiles: CITY_SQUARES.map(([id, , , spec]) => parseTileSpec(id, 1, spec, COUNT_TILE_KINDS)),
     start: CITY_SQUARES.map(([tile, x, y]): StartTile => ({ tile, x, y, rotation: 0 })),

@@ -7,7 +7,10 @@
  * shuffled in with the other river tiles, the volcano lake comes last). Followers may go on the
  * river tiles' cities, roads, fields and cloisters, never on the water; the river splits fields
  * like a road. A river tile that fits nowhere is discarded like any tile. Then the normal game
- * goes on.
+ * goes on. With the Count of Carcassonne, the City is the start and the spring gives way
+ * (`startYields`): it is drawn first and laid beside the City as a set-up placement by the
+ * starting player (the Count's rules, combinations, 4; docs/expansions/river.md, "Combined with
+ * the Count of Carcassonne").
  * Rules: digest-expansions.md, "River"; the-castle.cs.txt, "Carcassonne Řeka"; tiles:
  * classic-tiles.md, "B1. The River (River I)" and "B2. The River II". docs/expansions/river.md
  * maps each rule to its code and test.
@@ -56,7 +59,8 @@ export interface RiverOptions {
 }
 
 /**
- * A river tile's place in the draw order: the `spring` starts the river (it is the start tile),
+ * A river tile's place in the draw order: the `spring` starts the river (it is the start tile;
+ * with the Count, drawn first and laid beside the City),
  * the `fork` (River II) is drawn right after it, then the `course` tiles in random order (River
  * II's lake at a city, R2-04, among them), and the `lake` (River I's lake R1-02, River II's
  * volcano lake R2-03) only when no other river tile is left.
@@ -248,6 +252,10 @@ export function river(options?: RiverOptions): Expansion {
   // Tile indices of each group, per ruleset (the same module object may serve several rulesets,
   // whose catalogues differ): a cache owned by this module object, not module-level state.
   interface Groups {
+    /** The spring's tile index: in the bag only when it gave way to another start (the Count's City). */
+    spring: number;
+    /** Draw mask (1: may be drawn) of the spring alone: it is drawn first when in the bag. */
+    onlySpring: Uint8Array;
     /** The tile indices of the river tiles drawn from the bag (all but the spring)... */
     drawnRiver: number[];
     /** ...and the phase of the draw each belongs to (one entry per index above). */
@@ -273,6 +281,8 @@ export function river(options?: RiverOptions): Expansion {
       const roleOf = rules.tiles.map((t) => roles.get(t.def.id) ?? null);
       const only = (role: RiverRole): Uint8Array => Uint8Array.from(roleOf, (r) => (r === role ? 1 : 0));
       g = {
+        spring: rules.tileIndex[spring]!,
+        onlySpring: only('spring'),
         drawnRiver: indices(drawnRiver),
         phaseOf: Uint8Array.from(drawnRiver, (id) => (forks.includes(id) ? FORKS : course.includes(id) ? COURSE : LAKES)),
         isRiver: Uint8Array.from(roleOf, (r) => (r === null ? 0 : 1)),
@@ -292,8 +302,10 @@ export function river(options?: RiverOptions): Expansion {
 
   function drawFilter(rules: Ruleset, state: Immutable<GameView>): DrawFilter | null {
     const g = groupsOf(rules);
-    // The river tiles' copies left, per phase, in one pass over the bag's river entries.
     const bag = state.bag;
+    // With the Count, the spring is in the bag: it comes first, to be laid beside the City.
+    if (bag[g.spring]! > 0) return g.onlySpring;
+    // The river tiles' copies left, per phase, in one pass over the bag's river entries.
     const kinds = g.drawnRiver;
     let forksLeft = 0;
     let courseLeft = 0;
@@ -320,12 +332,16 @@ export function river(options?: RiverOptions): Expansion {
     y: number,
     rotation: Rotation,
   ): string | null {
-    if (groupsOf(rules).isRiver[tile.index] !== 1) return null;
+    const g = groupsOf(rules);
+    if (g.isRiver[tile.index] !== 1) return null;
     const sides = riverSidesCached(sidesCache, tile, rotation);
     const key = cellKey(x, y);
     // Edge matching already puts water against water on every shared edge; count those edges.
     let facing = 0;
     for (const s of sides) if (tileAt(state, key + SIDE_DELTA[s]!) >= 0) facing++;
+    // The spring laid beside the Count's City (a set-up placement): the river springs there and
+    // flows away from it, into an empty cell (Count of Carcassonne rules, combinations, 4).
+    if (tile.index === g.spring) return facing === 0 ? null : 'the spring starts the river: its water must flow into an empty cell';
     // Digest: each river tile continues the river.
     if (facing === 0) return 'a river tile must continue the river at one of its open ends';
     // River II rule: the branches of the river may not be joined.
@@ -349,7 +365,9 @@ export function river(options?: RiverOptions): Expansion {
    * it lies where an end flows to; placementError decides which of them and how turned).
    */
   function placementCells(rules: Ruleset, state: Immutable<GameView>, tile: CompiledTile): readonly number[] | null {
-    if (groupsOf(rules).isRiver[tile.index] !== 1) return null;
+    const g = groupsOf(rules);
+    // The spring (drawn only beside the Count's City) may lie wherever it fits: the whole frontier.
+    if (g.isRiver[tile.index] !== 1 || tile.index === g.spring) return null;
     const slice = sliceOf<Immutable<RiverState>>(state, RIVER);
     const out: number[] = [];
     for (let b = 1; b <= slice.branches; b++) {
@@ -389,6 +407,8 @@ export function river(options?: RiverOptions): Expansion {
     kinds: [RIVER_KIND],
     tiles: rows.map(([id, count, spec]): TileDef => parseTileSpec(id, count, spec, RIVER_TILE_KINDS)),
     start: { tile: spring, rotation: 0 },
+    // With the Count of Carcassonne, the City is the start and the spring is laid beside it.
+    startYields: true,
     validate: () => problem,
     setup: (): RiverState => ({ ends: {}, branches: 0 }),
     drawFilter,
