@@ -191,7 +191,6 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     tileById: new Map(tiles.map((t) => [t.def.id, t])),
     start,
     boxed,
-    setupTile,
     inside: game.inside ?? null,
     portCompleted: kinds.map((k) => k.completion === 'ports'),
     tracksTiles: kinds.map((k) => k.tracksTiles),
@@ -204,6 +203,8 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     followers: game.followers,
     tileCount: defs.reduce((n, t) => n + t.count, 0) - boxed.length,
     immer: new Immer({ autoFreeze: true }),
+    // Last: added after `boxed`, it cost classic playouts 2% (in-process pairs), the hot fields' layout shifted.
+    setupTile,
   });
 }
 

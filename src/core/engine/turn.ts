@@ -164,11 +164,27 @@ export function resumeTurn(rules: Ruleset, s: GameState, emit: Emit): void {
  * draws the first turn's tile. @internal
  */
 export function endSetupPlacement(rules: Ruleset, s: GameState, emit: Emit): void {
-  endTurn(rules, s, emit, s.active);
+  closeTurnRecord(rules, s, emit);
+  startTurn(rules, s, emit, s.active);
 }
 
-/** Ends the turn: passes it on (to `keep` when given: a set-up placement) and draws the next tile. */
-function endTurn(rules: Ruleset, s: GameState, emit: Emit, keep = -1): void {
+/** Ends the turn: passes it on and draws the next tile. */
+function endTurn(rules: Ruleset, s: GameState, emit: Emit): void {
+  closeTurnRecord(rules, s, emit);
+  let next = (s.active + 1) % s.players;
+  const pick = rules.hooks.nextPlayer;
+  for (let i = 0; i < pick.length; i++) {
+    const p = pick[i]!(rules, s);
+    if (p !== null) {
+      next = p;
+      break;
+    }
+  }
+  startTurn(rules, s, emit, next);
+}
+
+/** The end of a turn's record: the watch list trimmed, `turn-ended`. */
+function closeTurnRecord(rules: Ruleset, s: GameState, emit: Emit): void {
   const g = s.features;
   const areas = s.areas;
   let kept = 0;
@@ -180,15 +196,10 @@ function endTurn(rules: Ruleset, s: GameState, emit: Emit, keep = -1): void {
   }
   if (kept !== areas.length) areas.length = kept;
   if (emit !== null) emit({ type: 'turn-ended', player: s.active });
-  let next = keep >= 0 ? keep : (s.active + 1) % s.players;
-  const pick = rules.hooks.nextPlayer;
-  for (let i = 0; keep < 0 && i < pick.length; i++) {
-    const p = pick[i]!(rules, s);
-    if (p !== null) {
-      next = p;
-      break;
-    }
-  }
+}
+
+/** Starts player `next`'s turn: the turn count, the modules' `turnStart`, the draw. */
+function startTurn(rules: Ruleset, s: GameState, emit: Emit, next: number): void {
   s.turn++;
   s.active = next;
   // A turn starts only if there is a tile left to draw (after the last tile no turn follows).
