@@ -6,7 +6,10 @@
  * města. Proto tuto kombinaci příliš nedoporučujeme." (After the City is laid out, the spring is
  * placed so that the river springs beside the City of Carcassonne. Complications may arise,
  * especially when the river flows round the City; so we do not much recommend this combination.)
- * Our reading (docs/expansions/river.md, "With the Count of Carcassonne"): the spring's placement
+ * The 2nd-edition rules' footnote 1 quotes the original River II rules on this game: river tiles
+ * that cannot be placed near the City leave the game and the game goes on ("Kartičky s řekou,
+ * které nelze umístit, by měly být v souladu se základními pravidly ze hry odstraněny").
+ * Our reading (docs/expansions/river.md, "Combined with the Count of Carcassonne"): the spring's placement
  * is part of the set-up, decided by the starting player, who then takes the first turn; no
  * follower goes on the spring, nothing is scored.
  *
