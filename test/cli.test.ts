@@ -243,6 +243,19 @@ describe('meeplekit play --expansions princess-dragon (issue: The Princess and t
   });
 });
 
+describe('meeplekit play --expansions river,count (the spring beside the City)', () => {
+  test('the first line is the set-up placement, marked as such; the same player then plays turn 2; text agrees with JSON', () => {
+    const args = ['--expansions', 'river,count', '--river-set', 'both', '--players', '3', '--seed', 'spring'];
+    const lines = ok(args).split('\n');
+    expect(lines[1]).toMatch(/^turn {3}1 {2}P0 {2}R1-01 at -?\d+,-?\d+ r\d+ \(set-up: laid beside the start, no follower\)$/);
+    expect(lines[2]).toMatch(/^turn {3}2 {2}P0 {2}R/);
+    expect(lines.filter((l) => l.includes('set-up'))).toHaveLength(1);
+    const j = json(args);
+    expect(textResult(ok(args))).toMatchObject({ scores: j.scores, winners: j.winners, turns: j.turns });
+    expect(ok(['--expansions', 'river', '--seed', 'spring'])).not.toMatch(/set-up/);
+  });
+});
+
 describe('meeplekit play: lists with spaces, --option, --help (issue 14)', () => {
   test('comma lists are trimmed: " river , shrines" is river,shrines; " greedy , random" is greedy,random', () => {
     expect(ok(['--expansions', ' river , shrines', '--bots', ' greedy , random', '--seed', 'trim'])).toBe(ok(['--expansions', 'river,shrines', '--bots', 'greedy,random', '--seed', 'trim']));

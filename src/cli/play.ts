@@ -122,7 +122,9 @@ export function runPlay(args: readonly string[]): CommandOutput {
       turnEvents.push(e);
       if (e.type === 'turn-ended') {
         turns++;
-        lines.push(describeTurn(turns, turnEvents));
+        // The first turn ended with a start tile that gave way (the River's spring beside the Count's City): say so.
+        const setUp = turns === 1 && rules.setupTile >= 0 && turnEvents.some((t) => t.type === 'tile-placed' && t.tile === rules.tiles[rules.setupTile]!.def.id);
+        lines.push(describeTurn(turns, turnEvents) + (setUp ? ' (set-up: laid beside the start, no follower)' : ''));
         turnEvents = [];
       }
       if (e.type === 'tile-discarded') discarded++;
