@@ -5,7 +5,7 @@
  */
 import { Immer } from 'immer';
 import type { Expansion } from './expansion.js';
-import type { CompiledHooks } from './compiled-hooks.js';
+import type { CompiledHooks, ListedHook } from './compiled-hooks.js';
 import type { BaseGame, GameModule, StartTile } from './game.js';
 import { compileTile, type CompiledTile, type FeatureKindDef } from './tiles.js';
 
@@ -97,7 +97,7 @@ export interface Ruleset {
   readonly immer: Immer;
 }
 
-function hookList<K extends Exclude<keyof CompiledHooks, 'placementByTile' | 'placementCellOnly' | 'placementCellsByTile' | 'claimers' | 'deployers' | 'owners'>>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
+function hookList<K extends ListedHook>(expansions: readonly Expansion[], key: K): CompiledHooks[K] {
   const out: unknown[] = [];
   for (const e of expansions) {
     const h = e[key];
