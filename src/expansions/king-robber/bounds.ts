@@ -8,7 +8,7 @@ import type { Ruleset } from '../../core/ruleset.js';
 /**
  * The most points the King and the Robber Baron can give one player: they score only at the end,
  * the King's holder 1 per completed city on the board, the Robber Baron's 1 per completed road
- * (the-castle.cs.txt, "Carcassonne Král & Zvěď"; digest-expansions.md), and one player may hold
+ * (the Czech rulebook of The Castle, "Carcassonne Král & Zvěď"; the expansions digest), and one player may hold
  * both. The cities' and roads' own points are the base game's share. Completed cities and roads
  * are counted by `completeFeatures`: every city and road segment of the classic family owns the
  * middle of a side, so a completed one spans at least two tiles and at most half the segments can

@@ -2,8 +2,8 @@
  * King and Robber Baron: 5 extra land tiles; the King goes to whoever completes the first city,
  * then to whoever completes a strictly larger one (by tiles), whether or not they score; the
  * Robber Baron likewise for roads. At the end the King's holder scores 1 point per completed city
- * on the board, the Robber Baron's 1 per completed road. Rules: digest-expansions.md, "King and
- * Robber Baron"; the-castle.cs.txt, "Carcassonne Král & Zvěď".
+ * on the board, the Robber Baron's 1 per completed road. Rules: the expansions digest, "King and
+ * Robber Baron"; the Czech rulebook of The Castle, "Carcassonne Král & Zvěď".
  *
  * Events: `king-robber/king-taken` and `king-robber/robber-taken`, each
  * `{ player, from, tiles }`: `player` is the new holder, `from` the previous holder (-1 for

@@ -11,8 +11,8 @@
  * (`startYields`): it is drawn first and laid beside the City as a set-up placement by the
  * starting player (the Count's rules, combinations, 4; docs/expansions/river.md, "Combined with
  * the Count of Carcassonne").
- * Rules: digest-expansions.md, "River"; the-castle.cs.txt, "Carcassonne Řeka"; tiles:
- * classic-tiles.md, "B1. The River (River I)" and "B2. The River II". docs/expansions/river.md
+ * Rules: the expansions digest, "River"; the Czech rulebook of The Castle, "Carcassonne Řeka"; tiles:
+ * the classic tile reference, "B1. The River (River I)" and "B2. The River II". docs/expansions/river.md
  * maps each rule to its code and test.
  *
  * Options: `set`, `'I'` (default), `'II'` or `'both'` (River I and II together: one spring,
@@ -68,7 +68,7 @@ export interface RiverOptions {
 export type RiverRole = 'spring' | 'fork' | 'course' | 'lake';
 
 /**
- * A row of a river tile table: the reference id (classic-tiles.md), copies, the tile in the
+ * A row of a river tile table: the reference id (the classic tile reference), copies, the tile in the
  * project's compact spec (see `parseTileSpec`; `w` is the river, on the middle port of an edge),
  * and the tile's role.
  */
@@ -84,7 +84,7 @@ export const RIVER_KIND: FeatureKindDef = { name: 'river', code: 'w', completion
 export const RIVER_TILE_KINDS: readonly FeatureKindDef[] = [...CLASSIC_KINDS, RIVER_KIND];
 
 /**
- * River I: 12 tiles (classic-tiles.md "B1"), ids R1-01 to R1-10. The spring's and the lake's
+ * River I: 12 tiles (the classic tile reference "B1"), ids R1-01 to R1-10. The spring's and the lake's
  * field goes round the water (one field), as in the reference.
  */
 export const RIVER_I_TILES: readonly RiverTileRow[] = [
@@ -102,7 +102,7 @@ export const RIVER_I_TILES: readonly RiverTileRow[] = [
 ];
 
 /**
- * River II: 12 tiles (classic-tiles.md "B2"), ids R2-01 to R2-12: spring, fork, two river ends
+ * River II: 12 tiles (the classic tile reference "B2"), ids R2-01 to R2-12: spring, fork, two river ends
  * (R2-03 the volcano lake, R2-04 the lake at a city) and 8 course tiles. The inn (R2-07), the pig
  * herd (R2-10) and the volcano (R2-03) belong to other expansions and mean nothing here.
  */
@@ -350,7 +350,7 @@ export function river(options?: RiverOptions): Expansion {
     const branch = endAt(slice, x, y);
     const end = branch === null ? null : slice.ends[branch]!;
     if (end === null || end.turn === null) return null;
-    // No U-turn (the-castle.cs.txt "žádné zpětné obrátky"; Hans im Glück: only immediate U-turns):
+    // No U-turn (the Czech rulebook of The Castle "žádné zpětné obrátky"; Hans im Glück: only immediate U-turns):
     // a curve may not turn the same way as the curve right before it on this branch.
     const flow = SIDES.indexOf(end.flow);
     const entry = (flow + 2) % 4;

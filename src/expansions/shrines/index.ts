@@ -2,7 +2,7 @@
  * Shrines (heretics): 5 shrine tiles shuffled in. A shrine is a new kind of religious building,
  * `shrine` (code `h`), that completes and scores exactly like a cloister (9 when its 8 neighbours
  * are filled; at the end 1 + neighbours); a follower on it is a heretic. Rules:
- * digest-expansions.md, "Shrines (heretics)"; count-king-robber-shrines.cs.txt, "Svatyně"
+ * the expansions digest, "Shrines (heretics)"; the Czech "Count, King and Robber" rules (2nd edition), "Svatyně"
  * (the Czech 2nd-edition annotated rules, which win where the two differ).
  *
  * - Placement: a shrine tile may not lie next to (8 cells around) more than one cloister, nor a

@@ -8,7 +8,7 @@ import { RANSOM } from './ransom.js';
 import { TOWER_PIECES } from './state.js';
 
 /**
- * What ransoms can give and take (the-tower.cs.txt, "Věžňové": "Cena za jednu figurku jsou 3
+ * What ransoms can give and take (the Czech rulebook of The Tower, "Věžňové": "Cena za jednu figurku jsou 3
  * vítězné body. Hráč, který figurku vykupuje, se posune ... o tři body zpět. Hráč, od kterého je
  * figurka vykupována se naopak ... posune o tři body kupředu"; "Provádí se jedenkrát za tah").
  *

@@ -1,8 +1,8 @@
 /**
  * The Tower: 18 land tiles with tower foundations; tower pieces; capturing followers; prisoners,
  * their exchange and ransom. Rules: the Czech rulebook "Carcassonne Věž" (MINDOK, © 2006 Hans im
- * Glück), with its questions and answers (the authority); digest-expansions.md, "The Tower" and
- * "Order of steps in one turn"; tiles: classic-tiles.md, "F. The Tower". docs/expansions/tower.md
+ * Glück), with its questions and answers (the authority); the expansions digest, "The Tower" and
+ * "Order of steps in one turn"; tiles: the classic tile reference, "F. The Tower". docs/expansions/tower.md
  * maps each rule to its code and test, and gives the readings chosen where the rulebook is silent.
  *
  * - **Set-up**: the 18 tiles are shuffled in; each player gets tower pieces by player count

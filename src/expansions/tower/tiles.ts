@@ -1,6 +1,6 @@
 /**
  * The Tower's 18 land tiles (17 kinds), each with one tower foundation. Source: the project's tile
- * reference (classic-tiles.md, "F. The Tower"; test/fixtures/classic-tiles.json, set `tower`),
+ * reference ("F. The Tower" of the classic tile reference; test/fixtures/classic-tiles.json, set `tower`),
  * checked port by port in test/tower.test.ts. The foundation itself is not a feature: where it
  * splits roads and fields, the split is in the features (the roads of TO-04, TO-05, TO-07 and
  * TO-09 end at it; TO-08's road runs on over the city on a bridge: "Na kartě s mostem cesta

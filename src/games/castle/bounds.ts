@@ -9,8 +9,8 @@ import type { CastleConfig } from './options.js';
 import { WALL_TOKENS } from './state.js';
 
 /**
- * The most points The Castle can give one player (the-castle.cs.txt, "Bodování" and the token
- * table; digest-castle.md). Every point comes from one of these, and each feature is scored at
+ * The most points The Castle can give one player (the Czech rulebook of The Castle, "Bodování" and the token
+ * table; the Castle digest). Every point comes from one of these, and each feature is scored at
  * most once, for one player (the one with more followers; a tie scores nobody): a completed path,
  * tower or house when it is completed, an unfinished one only through a final token, a court at
  * the end. Per segment of every tile that can lie on the board (the start fields too: a start

@@ -1,6 +1,6 @@
 /**
  * Carcassonne: The Castle (Reiner Knizia), two players inside a walled board, on the shared core.
- * Rules: the Castle digest, with the Czech rulebook the-castle.cs.txt as the
+ * Rules: the Castle digest, with the Czech rulebook of The Castle as the
  * authority; docs/rules/castle.md maps each rule to its code and test.
  *
  * What the core does for The Castle, from data: the bounded board (cells outside the play area

@@ -9,7 +9,7 @@ import type { Ruleset } from '../../core/ruleset.js';
  * The most points classic's scoring can give one player: each road, city, cloister and field is
  * scored at most once (a completed feature when it is completed, its followers then going home;
  * an unfinished one, or a field, at the end), and a player scores a feature at most once however
- * many followers they have on it (digest-classic.md, "Score completed features", "Game end and
+ * many followers they have on it (the classic digest, "Score completed features", "Game end and
  * final scoring"). So the player's points are at most the values of all features summed, and
  * those sums are bounded per segment of every tile copy that can lie on the board (the
  * expansions' tiles too, by the kind's scoring tag: a shrine scores as a cloister, the Count's

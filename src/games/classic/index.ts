@@ -18,7 +18,7 @@ export const CLASSIC_KINDS: readonly FeatureKindDef[] = [
 ];
 
 
-/** Value of a feature, complete or not (digest-classic.md, "Score completed features" and "final scoring"). */
+/** Value of a feature, complete or not (the classic digest, "Score completed features" and "final scoring"). */
 function featureValue(ctx: ScoringContext, root: number, complete: boolean): number {
   const g = ctx.state.features;
   const tiles = tileCount(g, root);
