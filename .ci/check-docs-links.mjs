@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Checks the built API site (docs/api, from `npm run docs`) for broken local links: every href and
-// src of every page that is not an external URL must name a file of the site, and a #fragment
-// must name an id (or name) on the page it points to. Exits 1, listing them, if any is broken.
+// Checks the built API site (docs/api, from `npm run docs`) for broken links: every href and src
+// of every page that is not an external URL must name a file of the site, and a #fragment must
+// name an id (or name) on the page it points to. External-looking links are checked offline for
+// what goes wrong in a generated site: a host that is a file name auto-linked by markdown
+// (`design.md` becomes http://design.md), a host without a dot, a link to a local server, and a
+// URL that does not parse. The external hosts linked are listed. Exits 1, listing them, if any is
+// broken.
 // Usage: node .ci/check-docs-links.mjs [site directory, default docs/api]
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -34,14 +38,44 @@ function decodeHtml(s) {
   return s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 }
 
+/**
+ * Endings of file names that markdown's auto-linking takes for top-level domains (Moldova's .md,
+ * Paraguay's .py, ...) or that name no host at all: a link to `http://<name>.<ending>` is a file
+ * name turned into a dead link.
+ */
+const FILE_ENDINGS = new Set(['md', 'markdown', 'ts', 'tsx', 'mts', 'cts', 'js', 'mjs', 'cjs', 'json', 'txt', 'py', 'sh', 'html', 'svg', 'png', 'yaml', 'yml', 'toml', 'csv', 'lock', 'rs', 'cs']);
+const hosts = new Map();
+
+/** Why an external-looking link is dead without fetching it, or null. */
+function externalProblem(link) {
+  const scheme = link.startsWith('//') ? 'https:' : link.slice(0, link.indexOf(':') + 1).toLowerCase();
+  if (!['http:', 'https:'].includes(scheme)) return null; // mailto:, data:, javascript: links are not pages
+  let url;
+  try {
+    url = new URL(link.startsWith('//') ? `https:${link}` : link);
+  } catch {
+    return 'not a URL';
+  }
+  const host = url.hostname.toLowerCase();
+  hosts.set(host, (hosts.get(host) ?? 0) + 1);
+  const labels = host.split('.');
+  if (labels.length < 2) return `host "${host}" has no dot: not a public site`;
+  if (host === 'localhost' || host.endsWith('.localhost') || /^(127\.|0\.0\.0\.0|\[::1\])/.test(host)) return 'a local server, not reachable by readers';
+  if (FILE_ENDINGS.has(labels[labels.length - 1])) return `host "${host}" is a file name auto-linked as a web address: link the file or put it in backticks`;
+  return null;
+}
+
 const broken = [];
 let checked = 0;
 for (const page of pages) {
   const html = readFileSync(page, 'utf8');
   for (const m of html.matchAll(/\s(href|src)="([^"]*)"/g)) {
     const link = decodeHtml(m[2]);
-    // External, protocol-relative, data and script links are not the site's to check.
-    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('//')) {
+      const problem = externalProblem(link);
+      if (problem !== null) broken.push(`${relative(site, page)}: ${m[1]}="${link}": ${problem}`);
+      continue;
+    }
     checked++;
     const hash = link.indexOf('#');
     const path = decodeURIComponent((hash < 0 ? link : link.slice(0, hash)).split('?')[0]);
@@ -59,7 +93,8 @@ for (const page of pages) {
 }
 
 if (broken.length > 0) {
-  console.error(`${broken.length} broken local link(s) in ${relative(process.cwd(), site)}:\n${broken.join('\n')}`);
+  console.error(`${broken.length} broken link(s) in ${relative(process.cwd(), site)}:\n${broken.join('\n')}`);
   process.exit(1);
 }
-console.log(`docs site: ${checked} local links in ${pages.length} pages, none broken`);
+const external = [...hosts].sort((a, b) => b[1] - a[1]).map(([h, n]) => `${h} (${n})`);
+console.log(`docs site: ${checked} local links in ${pages.length} pages, none broken; external hosts: ${external.join(', ') || 'none'}`);
