@@ -465,6 +465,29 @@ export function propertySuite(rules: Ruleset, scale: Scale): void {
     }
   }
 
+  /**
+   * Changes every object reachable from `events` (every primitive field and element replaced,
+   * a key added to every record, an element pushed on every array). An object that cannot be
+   * changed is frozen: a part of a state, since events are built fresh (the message says where).
+   */
+  function mutateEvents(events: readonly GameEvent[], where: string): void {
+    const objects: [object, string][] = [];
+    const collect = (v: unknown, path: string): void => {
+      if (typeof v !== 'object' || v === null) return;
+      objects.push([v, path]);
+      for (const [k, x] of Object.entries(v)) collect(x, `${path}.${k}`);
+    };
+    events.forEach((e, i) => collect(e, `${where} event ${i} (${e.type})`));
+    const other = (x: unknown): unknown => (typeof x === 'number' ? x + 12345 : typeof x === 'string' ? `${x}!` : typeof x === 'boolean' ? !x : x === null ? 0 : x);
+    for (const [o, path] of objects) {
+      check(!Object.isFrozen(o), () => `${path} is frozen: it is part of a state`);
+      const r = o as Record<string, unknown>;
+      for (const k of Object.keys(r)) r[k] = other(r[k]);
+      if (Array.isArray(o)) o.push('mutated');
+      else r['mutated'] = true;
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   /** fast-check settings: a fixed seed would hide new cases; the run count keeps the file fast. */
@@ -730,6 +753,28 @@ export function propertySuite(rules: Ruleset, scale: Scale): void {
           });
         }),
         RUNS,
+      );
+    });
+
+    test('(j) events share no object with the state: changing everything reachable from them changes no state (applyMove and the Simulator)', () => {
+      fc.assert(
+        fc.property(planArb, (plan) => {
+          const { states, events } = playthrough(plan);
+          for (let i = 0; i < events.length; i++) {
+            const before = JSON.stringify(states[i + 1]);
+            mutateEvents(events[i]!, `move ${i}`);
+            check(JSON.stringify(states[i + 1]) === before, () => `changing the events of move ${i} changed the state`);
+          }
+          const sim = simulator(start(plan), true);
+          for (let i = 0; !sim.isOver(); i++) {
+            const legal = sim.legalMoves();
+            expect(sim.play(legal[choose(plan, i, legal.length)]).ok).toBe(true);
+            const before = JSON.stringify(sim.state);
+            mutateEvents(sim.takeEvents(), `Simulator move ${i}`);
+            check(JSON.stringify(sim.state) === before, () => `changing the Simulator's events of move ${i} changed its state`);
+          }
+        }),
+        { numRuns: runs(10) },
       );
     });
   });

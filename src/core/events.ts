@@ -147,5 +147,10 @@ export interface ExpansionEvent {
 /**
  * Where events go: a function, or `null` when nobody listens (fast playouts). Code that emits
  * (an expansion hook) must check for `null` first and build no event then.
+ *
+ * An event must share no object with the state: whoever receives it (a UI, a log, a delta) may
+ * keep or change it. The engine's own events are built fresh; `emitExpansionEvent` copies a
+ * module's data deeply, so a module may pass its slice's records to it. A hook that calls `emit`
+ * directly must build fresh objects itself.
  */
 export type Emit = ((e: GameEvent) => void) | null;
