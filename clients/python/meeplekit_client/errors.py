@@ -23,9 +23,15 @@ class MeepleError(Exception):
 
     @classmethod
     def from_response(cls, error: Any) -> "MeepleError":
+        """The error of a failure response's ``error`` object; a ``client/bad-response``
+        :class:`ServerError` when that is not an object with a code (a non-empty string)."""
         if not isinstance(error, dict):
-            return cls("client/bad-response", f"the server answered with an error that is not an object: {error!r}")
-        return cls(str(error.get("code", "client/bad-response")), str(error.get("message", "")), error.get("path"), error)
+            return ServerError("client/bad-response", f"the server answered with an error that is not an object: {repr(error)[:200]}")
+        code = error.get("code")
+        if not isinstance(code, str) or not code:
+            return ServerError("client/bad-response", f"the server answered with an error without a code: {repr(error)[:200]}")
+        message = error.get("message", "")
+        return cls(code, message if isinstance(message, str) else repr(message), error.get("path"), error)
 
     def __str__(self) -> str:
         where = f" (at {self.path})" if self.path not in (None, "", []) else ""

@@ -34,6 +34,11 @@ REQUEST_TIMEOUT_ENV_VAR = "MEEPLEKIT_REQUEST_TIMEOUT"
 """When set (a positive number of seconds), the ``request_timeout`` of :func:`default_server`'s
 server, started or connected."""
 
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest request line the server reads, in bytes without the newline (docs/protocol.md,
+"Limits"). The client does not send a longer request: it fails with ``protocol/too-large``, as the
+server would answer, and the session goes on."""
+
 Command = Union[str, Sequence[str]]
 
 _FLUSH_GARBAGE_AT = 64
@@ -86,7 +91,12 @@ class Pending:
     def _outcome(self) -> Any:
         r = self._response
         assert r is not None
-        return r if r.get("ok") is True else MeepleError.from_response(r.get("error"))
+        ok = r.get("ok")
+        if ok is True:
+            return r
+        if ok is False:
+            return MeepleError.from_response(r.get("error"))
+        return ServerError("client/bad-response", f"the response to request {self.id} ({self.op}) has no 'ok' of true or false: {str(r)[:200]}")
 
     def result(self) -> Dict[str, Any]:
         """Waits for the response; its fields, or raises :class:`MeepleError`."""
@@ -289,7 +299,8 @@ class Server:
     def _check_usable(self) -> None:
         if self._dead is not None:
             dead = self._dead
-            gone = "the session is over: " if dead.code == "client/request-timeout" else "the server is gone: "
+            over = dead.code in ("client/request-timeout", "client/bad-response")
+            gone = "the session is over: " if over else "the server is gone: "
             raise ServerError(dead.code, gone + dead.message, dead.returncode, dead.stderr)
         if os.getpid() != self._owner:
             raise ServerError(
@@ -308,18 +319,34 @@ class Server:
         self._transport.detach_after_fork()
 
     def _write(self, requests: List[Dict[str, Any]]) -> List["Pending"]:
-        """Writes requests in one write (the lock held); their responses are read later, in order."""
-        data = b"".join(json.dumps(r, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n" for r in requests)
-        try:
-            self._transport.send(data)
-        except (OSError, ValueError):
-            raise self._died("while a request was sent") from None
+        """Writes requests in one write (the lock held); their responses are read later, in order.
+
+        A request whose line would pass the server's limit (:data:`MAX_LINE_BYTES`) is not sent:
+        its :class:`Pending` holds the ``protocol/too-large`` error the server would answer."""
+        lines = [json.dumps(r, separators=(",", ":"), allow_nan=False).encode("utf-8") for r in requests]
         pending = [Pending(self, r["id"], str(r.get("op"))) for r in requests]
-        self._inflight.extend(pending)
+        sent = []
+        for line, p in zip(lines, pending):
+            if len(line) > MAX_LINE_BYTES:
+                p._response = _too_large(p, len(line))
+            else:
+                sent.append(line + b"\n")
+        if sent:
+            try:
+                self._transport.send(b"".join(sent))
+            except (OSError, ValueError):
+                raise self._died("while a request was sent") from None
+        self._inflight.extend(p for p in pending if p._response is None)
         return pending
 
     def _read_one(self) -> None:
-        """Reads the next response line and gives it to the oldest request in flight (the lock held)."""
+        """Reads the next response line and gives it to the oldest request in flight (the lock held).
+
+        The server answers every request line with one response line, in order: a response with
+        the request's id is its answer, and so is an error with the id null (the server could not
+        read the id: a line over its limit, a line that is not JSON). Anything else (a line that is
+        not a JSON object, an answer to another request) means that the responses can no longer
+        be matched to the requests: the session is over, with ``client/bad-response``."""
         head = self._inflight[0]
         try:
             line = self._transport.read_line(self.request_timeout)
@@ -331,12 +358,30 @@ class Server:
             raise self._died(f"while answering {head.op!r}")
         try:
             response = json.loads(line)
-        except ValueError:
-            raise ServerError("client/bad-response", f"the server wrote a line that is not JSON: {line[:200]!r}") from None
-        if not isinstance(response, dict) or response.get("id") != head.id:
-            raise ServerError("client/bad-response", f"expected the response to request {head.id!r}, got {line[:200]!r}")
+        except (ValueError, RecursionError):
+            raise self._out_of_step(head, f"a line that is not JSON (or nested too deeply): {line[:200]!r}") from None
+        if not isinstance(response, dict):
+            raise self._out_of_step(head, f"a line that is not a JSON object: {line[:200]!r}")
+        rid = response.get("id")
+        if not (rid == head.id and type(rid) is type(head.id)) and not (rid is None and response.get("ok") is False):
+            raise self._out_of_step(head, f"the answer to another request (id {rid!r}): {line[:200]!r}")
         self._inflight.popleft()
         head._response = response
+
+    def _out_of_step(self, head: "Pending", what: str) -> ServerError:
+        """Records that the server answered ``head`` with ``what``, which is no response to it,
+        ends the session (as a timeout does) and returns the error saying so."""
+        transport = self._transport
+        transport.abort()
+        error = ServerError(
+            "client/bad-response",
+            f"meeplekit serve ({transport.peer}) answered request {head.id} ({head.op!r}) with {what}; the client "
+            "ended the session, since the later responses could not be matched to their requests" + transport.stderr_note(),
+            returncode=transport.returncode(),
+            stderr=transport.stderr_tail(),
+        )
+        self._dead = error
+        return error
 
     def _new_id(self) -> int:
         self._next_id += 1
@@ -369,8 +414,9 @@ class Server:
             self._check_usable()
             lines, skip = self._lines(requests)
             pending = self._write(lines)
-            while pending[-1]._response is None:
-                self._read_one()
+            for p in pending:  # the responses come in order
+                while p._response is None:
+                    self._read_one()
         results = [p._outcome() for p in pending[skip:]]
         errors = [r for r in results if isinstance(r, MeepleError)]
         if raise_errors and errors:
@@ -441,6 +487,19 @@ class Server:
     def __repr__(self) -> str:
         state = "closed" if self._closed else ("dead" if self._dead else "running")
         return f"<meeplekit Server {self._transport.describe()} {state} meeplekit {getattr(self, 'version', '?')}>"
+
+
+def _too_large(pending: "Pending", size: int) -> Dict[str, Any]:
+    """The error response to a request of ``size`` bytes that was not sent, being over the limit."""
+    return {
+        "id": pending.id,
+        "ok": False,
+        "error": {
+            "code": "protocol/too-large",
+            "message": f"the request {pending.op!r} is {size:,} bytes as a line, over the server's limit of "
+            f"{MAX_LINE_BYTES:,} bytes; it was not sent",
+        },
+    }
 
 
 def _check_timeout(name: str, value: Optional[float]) -> Optional[float]:

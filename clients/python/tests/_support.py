@@ -180,3 +180,85 @@ class ServerTestCase(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.server.close()
+
+
+HELLO_LINE = b'{"hello":"meeplekit","protocol":1,"version":"0.0.0-scripted"}\n'
+
+
+class ScriptedPeer:
+    """A TCP peer on 127.0.0.1 that speaks the protocol's framing with answers of a test's making:
+    on its first connection it sends a hello line, then answers each request line with
+    ``answer(request)`` (the request parsed): ``bytes`` are sent as they are; a dict is sent as one
+    JSON line, with the request's ``id`` put first unless the dict has an ``"id"`` of its own; None
+    sends nothing. Connect with ``Server.connect(peer.port)``; :meth:`close` ends it."""
+
+    def __init__(self, answer, hello=HELLO_LINE):
+        self.answer = answer
+        self.hello = hello
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = self.sock.getsockname()[1]
+        self.requests = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            conn.sendall(self.hello)
+            pending = b""
+            while not self.stopped.is_set():
+                ready, _, _ = select.select([conn], [], [], 0.05)
+                if not ready:
+                    continue
+                try:
+                    data = conn.recv(1 << 20)
+                except OSError:
+                    break
+                if not data:
+                    break
+                pending += data
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    if not line.strip():
+                        continue
+                    request = json.loads(line)
+                    self.requests.append(request)
+                    out = self.answer(request)
+                    if out is None:
+                        continue
+                    if isinstance(out, dict):
+                        if "id" not in out:
+                            out = {"id": request.get("id"), **out}
+                        out = json.dumps(out).encode() + b"\n"
+                    try:
+                        conn.sendall(out)
+                    except OSError:
+                        return
+
+    def close(self):
+        self.stopped.set()
+        self.sock.close()
+        self.thread.join(timeout=5)
+
+
+def relay(server, change=None):
+    """An ``answer`` for :class:`ScriptedPeer` that asks the real ``server`` each request and
+    answers with its response, passed through ``change(op, response)`` (which returns the response
+    to send: a dict without the id, or bytes) when given."""
+
+    def answer(request):
+        fields = {k: v for k, v in request.items() if k not in ("id", "op")}
+        try:
+            response = dict(server.request(request["op"], **fields))
+            del response["id"]
+        except MeepleError as e:
+            response = {"ok": False, "error": dict(e.details)}
+        return change(request["op"], response) if change is not None else response
+
+    return answer
