@@ -13,6 +13,8 @@ import os
 import sys
 from typing import Any, List, Sequence
 
+from . import _checks
+
 np: Any = None
 if os.environ.get("MEEPLEKIT_NO_NUMPY", "") in ("", "0"):
     try:
@@ -63,12 +65,28 @@ def decode(value: Any) -> Any:
     return [flat[i * width:(i + 1) * width] for i in range(rows)]
 
 
-def encode_int32(values: Any) -> Any:
-    """An int32 binary array object of a sequence of ints (or a numpy array)."""
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
+def encode_int32(values: Any, name: str = "values") -> Any:
+    """An int32 binary array object of a sequence of integers (``int`` or numpy integers, each
+    taken as :func:`_checks.index` takes it) or of a one-dimensional numpy array of an integer
+    dtype. A float or a bool raises ``TypeError``, an array of another dimension ``ValueError``.
+    Values outside int32 are not wrapped around: the plain JSON list of the ints is returned
+    instead, for the server to refuse with its own code."""
     if HAVE_NUMPY and isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
+        if values.dtype.kind not in "iu":
+            raise TypeError(f"{name} must be integers, got an array of dtype {values.dtype}")
+        if values.size and (int(values.min()) < _INT32_MIN or int(values.max()) > _INT32_MAX):
+            return [int(v) for v in values.tolist()]
         data = np.ascontiguousarray(values, dtype="<i4")
         return {"dtype": "int32", "shape": [int(data.size)], "b64": base64.b64encode(data.tobytes()).decode("ascii")}
-    arr = array.array(_TYPECODES["int32"], [int(v) for v in values])
+    ints = [v if type(v) is int else _checks.index(v, f"{name}[{i}]") for i, v in enumerate(values)]
+    if any(v < _INT32_MIN or v > _INT32_MAX for v in ints):
+        return ints
+    arr = array.array(_TYPECODES["int32"], ints)
     if _BIG_ENDIAN:  # pragma: no cover
         arr.byteswap()
     return {"dtype": "int32", "shape": [len(arr)], "b64": base64.b64encode(arr.tobytes()).decode("ascii")}

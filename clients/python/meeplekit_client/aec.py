@@ -6,7 +6,7 @@ import random
 import secrets
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _arrays
+from . import _arrays, _checks
 from .server import Server
 from .spiel import Game, State, load_game
 
@@ -15,7 +15,7 @@ class Discrete:
     """A stand-in for ``gymnasium.spaces.Discrete(n)``: ``n`` and ``sample(mask=None)``."""
 
     def __init__(self, n: int, seed: Any = None):
-        self.n = int(n)
+        self.n = _checks.index(n, "n")
         self.shape = ()
         self._rng = random.Random(seed)
 
@@ -23,7 +23,12 @@ class Discrete:
         self._rng.seed(seed)
 
     def contains(self, x: Any) -> bool:
-        return isinstance(x, int) and 0 <= x < self.n
+        """Whether ``x`` is an integer (``int`` or numpy integer, not a bool) from 0 to ``n - 1``."""
+        try:
+            x = _checks.index(x, "x")
+        except TypeError:
+            return False
+        return 0 <= x < self.n
 
     def sample(self, mask: Any = None) -> int:
         """A uniform action, or a uniform one among those where ``mask`` is 1."""
@@ -130,10 +135,11 @@ class AECEnv:
     # -- the game -------------------------------------------------------------------------------
 
     def reset(self, seed: Any = None, options: Optional[Mapping[str, Any]] = None) -> None:
-        """Starts a new game; the same ``seed`` gives the same game for the same actions."""
+        """Starts a new game; the same ``seed`` (a string or an integer; anything else raises
+        ``TypeError``) gives the same game for the same actions."""
+        seed = secrets.token_hex(16) if seed is None else str(_checks.seed(seed))
         if self.game_state is not None:
             self.game_state.free()
-        seed = secrets.token_hex(16) if seed is None else str(seed)
         self._rng = random.Random(f"meeplekit-aec/{seed}")
         for i, a in enumerate(self.possible_agents):
             self.action_spaces[a].seed(f"{seed}/{i}")
@@ -192,14 +198,17 @@ class AECEnv:
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """Yields the agent to act until every agent is done (and removed by ``step(None)``)."""
-        for _ in range(max_iter):
+        for _ in range(_checks.index(max_iter, "max_iter")):
             if not self.agents:
                 return
             yield self.agent_selection
 
     def step(self, action: Optional[int]) -> None:
         """Plays ``action`` for ``agent_selection`` (``None`` for an agent that is done, which
-        removes it from ``agents``). An illegal action raises ``MeepleError``."""
+        removes it from ``agents``). An illegal action raises ``MeepleError``; an action that is
+        not an integer (a float, a bool) raises ``TypeError``."""
+        if action is not None:
+            action = _checks.index(action, "action")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)
@@ -209,7 +218,7 @@ class AECEnv:
         state = self.game_state
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action(int(action))
+        state.apply_action(action)
         self._resolve_chance()
         scores = state.returns()
         over = state.is_terminal()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import collections
 import json
 import math
-import operator
 import os
 import shlex
 import socket
@@ -15,6 +14,7 @@ import time
 import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from . import _checks
 from ._transport import PipeTransport, SocketTransport, Transport, address_text
 from .errors import MeepleError, ServerError
 
@@ -195,7 +195,7 @@ class Server:
         program or speaks another protocol; later, ``client/request-timeout`` for a request not
         answered within ``request_timeout`` (the connection is then closed).
         """
-        port = operator.index(port)
+        port = _checks.index(port, "port")
         if not 0 < port < 65536:
             raise ValueError(f"port must be from 1 to 65535, got {port}")
         timeout = _check_timeout("timeout", timeout)

@@ -7,7 +7,7 @@ import secrets
 import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import _arrays
+from . import _arrays, _checks
 from .errors import MeepleError
 from .server import Server, default_server
 
@@ -18,15 +18,11 @@ TERMINAL_PLAYER = -4
 
 
 def _seed(seed: Any) -> Any:
-    """A seed as the server takes it: a string or an int (anything else becomes its text);
-    ``None`` becomes a fresh random string."""
+    """A seed as the server takes it: a string, or an integer (a numpy integer becomes an ``int``);
+    ``None`` becomes a fresh random string. Anything else (a float, a bool) raises ``TypeError``."""
     if seed is None:
         return secrets.token_hex(16)
-    if isinstance(seed, bool):
-        return str(seed)
-    if isinstance(seed, (str, int)):
-        return seed
-    return str(seed)
+    return _checks.seed(seed)
 
 
 def _number(x: Any, infinite: float = math.inf) -> float:
@@ -49,22 +45,23 @@ class Game:
         options: Optional[Mapping[str, Any]] = None,
         server: Optional[Server] = None,
     ):
+        players = _checks.index(players, "players")
         self.server = server if server is not None else default_server()
-        args: Dict[str, Any] = {"game": game, "expansions": list(expansions), "players": int(players)}
+        args: Dict[str, Any] = {"game": game, "expansions": list(expansions), "players": players}
         if options:
             args["options"] = dict(options)
         r = self.server.request("make_game", **args)
         self.id: str = r["game_id"]
         self.info: Dict[str, Any] = r["info"]
         """``gameInfo(rules, players)`` as the server sent it (utility bounds, versions, ...)."""
-        self.parameters = {"game": game, "expansions": tuple(expansions), "players": int(players), "options": dict(options or {})}
+        self.parameters = {"game": game, "expansions": tuple(expansions), "players": players, "options": dict(options or {})}
         self.observation_spec: Dict[str, Any] = dict(r.get("observation_spec") or {})
         """The tensor's layout as the server describes it: ``planes`` ``[channels, height, width]``
         first, then ``vector`` entries, with a name for each (``observationSpec``)."""
         self._shape: Tuple[int, ...] = tuple(int(n) for n in r["observation_shape"])
         self._num_actions = int(r["num_distinct_actions"])
         self._max_chance = int(r["max_chance_outcomes"])
-        self._players = int(players)
+        self._players = players
         self._finalizer = weakref.finalize(self, self.server._discard, self.id)
         self._finalizer.atexit = False
 
@@ -109,7 +106,7 @@ class Game:
     def new_initial_state(self, seed: Any = None, initial: str = "chance") -> "State":
         """A new game. ``initial="chance"`` (default) starts at the first draw's chance node;
         ``"drawn"`` is the app's start, the first tile drawn by ``seed``. ``seed`` (a string or an
-        int) fixes the game's own generator (it only matters for ``"drawn"`` and
+        integer; anything else raises ``TypeError``) fixes the game's own generator (it only matters for ``"drawn"`` and
         The Castle's wall tokens); without one the server takes a fresh seed."""
         args: Dict[str, Any] = {"game_id": self.id, "initial": initial}
         if seed is not None:
@@ -206,7 +203,7 @@ class State:
     def _fetch(self, observation: Optional[int] = None) -> Dict[str, Any]:
         args: Dict[str, Any] = {"state_id": self.id}
         if observation is not None:
-            args["observation"] = int(observation)
+            args["observation"] = observation
         return self._absorb(self._request("state", **args), observation)
 
     def _absorb(self, r: Mapping[str, Any], observation: Optional[int] = None) -> Dict[str, Any]:
@@ -252,6 +249,7 @@ class State:
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
         """The legal action ids, ascending (the chance outcomes at a chance node); ``[]`` when
         ``player`` is given and is not the player to decide."""
+        player = _checks.optional_index(player, "player")
         full = self._full_info()
         if player is not None and player != self.current_player():
             return []
@@ -260,6 +258,7 @@ class State:
     def legal_actions_mask(self, player: Optional[int] = None) -> Any:
         """A uint8 mask of ``num_distinct_actions()`` entries (``max_chance_outcomes()`` at a
         chance node), 1 for each legal action (numpy array, else ``array.array``)."""
+        player = _checks.optional_index(player, "player")
         size = self._game.max_chance_outcomes() if self.is_chance_node() else self._game.num_distinct_actions()
         return _arrays.mask_of(self.legal_actions(player), size)
 
@@ -277,8 +276,11 @@ class State:
 
         An action found in the cached :meth:`legal_actions` is legal, so it is not sent at once:
         it goes in the same write as the next request about this state (apply and read in one
-        round trip). Anything else is sent now, so that an illegal action raises here."""
-        action = int(action)
+        round trip). Anything else is sent now, so that an illegal action raises here.
+
+        ``action`` is an integer (an ``int`` or a numpy integer); anything else, a float or a
+        ``bool`` included, raises ``TypeError`` and nothing is sent."""
+        action = _checks.index(action, "action")
         if not events and self._full is not None:
             if self._legal_set is None:
                 self._legal_set = frozenset(self._full["legal_actions"])
@@ -310,7 +312,12 @@ class State:
         return [float(x) for x in _arrays.to_list(_arrays.decode(r["rewards"]))]
 
     def player_return(self, player: int) -> float:
-        return self.returns()[player]
+        """The score so far of ``player`` (an integer from 0; ``ValueError`` past the last player)."""
+        player = _checks.index(player, "player")
+        returns = self.returns()
+        if not 0 <= player < len(returns):
+            raise ValueError(f"player must be from 0 to {len(returns) - 1}, got {player}")
+        return returns[player]
 
     def observation_tensor(self, player: Optional[int] = None) -> Any:
         """The observation of ``player`` (default: the player to decide, else 0), a flat float32
@@ -318,7 +325,7 @@ class State:
         if player is None:
             cp = self.current_player()
             player = cp if cp >= 0 else 0
-        player = int(player)
+        player = _checks.index(player, "player")
         if player not in self._observations:
             if self._full is None:
                 self._fetch(observation=player)  # the decision's data and the observation at once
@@ -329,9 +336,14 @@ class State:
         return obs.copy() if _arrays.HAVE_NUMPY else obs[:]
 
     def action_to_string(self, player_or_action: int, action: Optional[int] = None) -> str:
-        """``action_to_string(action)`` or OpenSpiel's ``action_to_string(player, action)``."""
-        a = player_or_action if action is None else action
-        return str(self._request("action_to_string", state_id=self.id, action=int(a))["text"])
+        """``action_to_string(action)`` or OpenSpiel's ``action_to_string(player, action)`` (the
+        player is not used); integers, as for :meth:`apply_action`."""
+        if action is None:
+            a = _checks.index(player_or_action, "action")
+        else:
+            _checks.index(player_or_action, "player")
+            a = _checks.index(action, "action")
+        return str(self._request("action_to_string", state_id=self.id, action=a)["text"])
 
     def __str__(self) -> str:
         return str(self._request("state_to_string", state_id=self.id)["text"])
@@ -346,7 +358,8 @@ class State:
         return self._copy(self._request("clone", state_id=self.id)["state_id"])
 
     def clones(self, n: int) -> List["State"]:
-        """``n`` independent copies in one round trip."""
+        """``n`` independent copies in one round trip (none when ``n`` is 0 or less)."""
+        n = _checks.index(n, "n")
         if n <= 0:
             return []
         return [self._copy(r["state_id"]) for r in self._requests([("clone", {"state_id": self.id})] * n)]
@@ -379,7 +392,7 @@ class State:
     def determinize(self, player: int, seed: Any = None) -> "State":
         """A full state consistent with what ``player`` knows, with the unseen parts (the order of
         the bag, The Castle's face-down tokens) drawn anew from ``seed``."""
-        r = self._request("determinize", state_id=self.id, player=int(player), seed=_seed(seed))
+        r = self._request("determinize", state_id=self.id, player=_checks.index(player, "player"), seed=_seed(seed))
         return State(self._game, r["state_id"])
 
     def resample_from_infostate(self, player_id: int, seed: Any = None) -> "State":

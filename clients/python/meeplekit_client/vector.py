@@ -6,7 +6,7 @@ import random as _random
 import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from . import _arrays
+from . import _arrays, _checks
 from .errors import MeepleError
 from .server import Server
 from .spiel import Game, _seed, load_game
@@ -84,16 +84,18 @@ class VectorEnv:
     ):
         if masks not in ("list", "dense", "none"):
             raise ValueError("masks must be 'list', 'dense' or 'none'")
+        num_envs = _checks.index(num_envs, "num_envs")
+        seed = _seed(seed)
         self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)
         self.server = self.game.server
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.masks = masks
         self.auto_reset = auto_reset
         r = self.server.request(
             "vec_make",
             game_id=self.game.id,
             num_envs=self.num_envs,
-            seed=_seed(seed),
+            seed=seed,
             auto_reset=bool(auto_reset),
             observations=bool(observations),
             masks=masks,
@@ -132,7 +134,8 @@ class VectorEnv:
     def step(self, actions: Any) -> VecBatch:
         """Applies one action per env (``-1`` for an env that is over and not reset) and returns the
         new batch. An illegal action raises :class:`MeepleError` (``protocol/illegal-action``) and
-        no env moves."""
+        no env moves. ``actions`` is a sequence of integers (``int`` or numpy integers) or a
+        one-dimensional numpy array of an integer dtype; floats and bools raise ``TypeError``."""
         self.step_async(actions)
         return self.step_wait()
 
@@ -141,12 +144,14 @@ class VectorEnv:
         program may work on something else, for instance choose the actions of another
         VectorEnv on the same server, whose step the server then runs while this one's is read:
         with two envs in flight neither the server nor Python waits for the other."""
-        if len(actions) != self.num_envs:
-            raise ValueError(f"step needs {self.num_envs} actions, got {len(actions)}")
         if self._inflight is not None:
             raise RuntimeError("step_async: the previous step_async has not been waited for")
+        encoded = _arrays.encode_int32(actions, "actions")
+        count = len(encoded) if isinstance(encoded, list) else encoded["shape"][0]
+        if count != self.num_envs:
+            raise ValueError(f"step needs {self.num_envs} actions, got {count}")
         self._fresh = None
-        self._inflight = self.server.submit("vec_step", env_id=self.id, actions=_arrays.encode_int32(actions))
+        self._inflight = self.server.submit("vec_step", env_id=self.id, actions=encoded)
 
     def step_wait(self) -> VecBatch:
         """The batch of the step :meth:`step_async` sent."""

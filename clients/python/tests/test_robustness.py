@@ -14,8 +14,14 @@ from unittest import mock
 
 from _support import ScriptedPeer, ServerTestCase, relay
 
-from meeplekit_client import MeepleError, Server, ServerError
+from meeplekit_client import AECEnv, MeepleError, Server, ServerError, VectorEnv, load_game
+from meeplekit_client import _arrays
 from meeplekit_client import server as server_module
+
+try:
+    import numpy
+except ImportError:  # pragma: no cover - depends on the environment
+    numpy = None
 
 
 class TooLargeTest(ServerTestCase):
@@ -113,6 +119,136 @@ class FramingTest(unittest.TestCase):
                     server.info()
                 self.assertEqual(caught.exception.code, "client/bad-response")
                 self.assertTrue(server.alive)  # the response was in its place: the session goes on
+
+
+class IntegerArgumentTest(ServerTestCase):
+    """Integers are taken as operator.index takes them (int and numpy integers), bools refused:
+    anything else is a TypeError before anything is sent, as the server would refuse it."""
+
+    def test_actions(self):
+        state = self.game.new_initial_state(seed="ints")
+        state.apply_action(state.legal_actions()[0])
+        legal = state.legal_actions()
+        before = state.serialize()
+        for bad in (legal[0] + 0.7, float(legal[0]), str(legal[0]), True, None, [legal[0]]):
+            with self.subTest(action=bad):
+                with self.assertRaises(TypeError) as caught:
+                    state.apply_action(bad)  # legal_actions cached: the path that defers the apply
+                self.assertIn("action", str(caught.exception))
+                fresh = self.game.deserialize_state(before)
+                with self.assertRaises(TypeError):
+                    fresh.apply_action(bad)  # nothing cached: the path that sends at once
+                with self.assertRaises(TypeError):
+                    fresh.child(bad)
+                with self.assertRaises(TypeError):
+                    fresh.action_to_string(bad)
+        self.assertEqual(state.serialize(), before)
+        if numpy is not None:
+            state.apply_action(numpy.int64(legal[0]))
+            self.assertNotEqual(state.serialize(), before)
+            with self.assertRaises(TypeError):
+                state.apply_action(numpy.float64(state.legal_actions()[0]))
+            with self.assertRaises(TypeError):
+                state.apply_action(numpy.bool_(True))
+
+    def test_players_and_counts(self):
+        for bad in (2.5, 2.0, "2", True):
+            with self.subTest(players=bad):
+                with self.assertRaises(TypeError):
+                    load_game("classic", players=bad, server=self.server)
+                with self.assertRaises(TypeError):
+                    VectorEnv(2, "classic", players=bad, server=self.server)
+                with self.assertRaises(TypeError):
+                    AECEnv("classic", players=bad, server=self.server)
+        if numpy is not None:
+            self.assertEqual(load_game("classic", players=numpy.int32(3), server=self.server).num_players(), 3)
+        state = self.game.new_initial_state(seed="counts")
+        for call in (
+            lambda: state.clones(2.0),
+            lambda: state.observation_tensor(0.0),
+            lambda: state.observation_tensor(False),
+            lambda: state.legal_actions(0.0),
+            lambda: state.legal_actions_mask(True),
+            lambda: state.player_return(0.5),
+            lambda: state.determinize(0.0, "seed"),
+            lambda: state.action_to_string(0.0, 3),
+        ):
+            with self.assertRaises(TypeError):
+                call()
+        with self.assertRaises(ValueError):
+            state.player_return(-1)
+        with self.assertRaises(ValueError):
+            state.player_return(2)
+        self.assertEqual(state.player_return(1), 0.0)
+        with self.assertRaises(TypeError):
+            Server.connect(True)
+
+    def test_seeds(self):
+        for bad in (1.5, 7.0, True, b"bytes", (1, 2)):
+            with self.subTest(seed=bad):
+                with self.assertRaises(TypeError):
+                    self.game.new_initial_state(seed=bad)
+                with self.assertRaises(TypeError):
+                    VectorEnv(2, self.game, seed=bad)
+                with self.assertRaises(TypeError):
+                    self.game.new_initial_state(seed=1).determinize(0, seed=bad)
+                with self.assertRaises(TypeError):
+                    AECEnv(self.game).reset(seed=bad)
+        drawn = lambda seed: self.game.new_initial_state(seed=seed, initial="drawn").legal_actions()  # noqa: E731
+        self.assertEqual(drawn(7), drawn("7"))
+        if numpy is not None:
+            self.assertEqual(drawn(numpy.int64(7)), drawn(7))
+
+    def test_vector_env(self):
+        for bad in (2.5, 2.0, "2", True):
+            with self.subTest(num_envs=bad):
+                with self.assertRaises(TypeError):
+                    VectorEnv(bad, self.game, seed=1)
+        with VectorEnv(2, self.game, seed="vec-ints") as env:
+            batch = env.reset()
+            actions = [int(a[0]) for a in batch.legal_actions]
+            for bad in ([actions[0] + 0.5, actions[1]], [True, actions[1]], [str(actions[0]), actions[1]]):
+                with self.subTest(actions=bad):
+                    with self.assertRaises(TypeError):
+                        env.step(bad)
+            with self.assertRaises(ValueError):
+                env.step(actions[:1])
+            # a value past int32 is not wrapped around into a legal one: the server refuses it
+            with self.assertRaises(MeepleError) as caught:
+                env.step([actions[0] + 2**32, actions[1]])
+            self.assertTrue(caught.exception.code.startswith("protocol/"))
+            if numpy is not None:
+                if _arrays.HAVE_NUMPY:
+                    with self.assertRaises(TypeError):
+                        env.step(numpy.array(actions, dtype=numpy.float64))
+                    with self.assertRaises(TypeError):
+                        env.step(numpy.array([True, False]))
+                    with self.assertRaises(ValueError):
+                        env.step(numpy.array([actions]))
+                    with self.assertRaises(MeepleError):
+                        env.step(numpy.array(actions, dtype=numpy.int64) + 2**32)
+                batch = env.step([numpy.int64(actions[0]), numpy.int32(actions[1])])
+            else:
+                batch = env.step(actions)
+            self.assertEqual(len(batch), 2)
+
+    def test_aec(self):
+        env = AECEnv(self.game)
+        env.reset(seed=5)
+        agent = env.agent_selection
+        legal = env.infos[agent]["legal_actions"]
+        for bad in (legal[0] + 0.7, str(legal[0]), True):
+            with self.assertRaises(TypeError):
+                env.step(bad)
+        self.assertEqual(env.agent_selection, agent)
+        space = env.action_space(agent)
+        self.assertFalse(space.contains(True))
+        self.assertFalse(space.contains(1.0))
+        self.assertTrue(space.contains(1))
+        with self.assertRaises(TypeError):
+            list(env.agent_iter(2.5))
+        env.step(legal[0])
+        env.close()
 
 
 if __name__ == "__main__":
