@@ -596,6 +596,22 @@ function castleBoards(): Record<string, string> {
   };
 }
 
+/** The landing page's picture: a whole 2-player classic game of two greedy bots, at its end. */
+function landingBoard(): Pictures {
+  const rules = must(createRuleset({ game: 'classic' }), 'classic ruleset');
+  let state: GameState = must(newGame(rules, { players: 2, seed: 'docs-landing' }), 'newGame classic');
+  const bot = greedyBot(createRandomSource('docs-landing-bots'));
+  while (state.step.kind !== 'game-over') state = must(applyMove(rules, state, bot(rules, state)), 'classic bot move').state;
+  check(state.tiles.length === rules.tileCount, 'the landing game placed every tile');
+  return {
+    'classic-game.svg': board(rules, state, {
+      tileSize: 48,
+      legend: true,
+      title: `A whole 2-player classic game of two greedy bots (seed docs-landing), final scores ${state.scores.join(' and ')}`,
+    }),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rules examples. Each builder names the test row whose turns it plays, and checks the row's
 // outcome before drawing.
@@ -1292,7 +1308,7 @@ export function generate(): Map<string, string> {
   const sets = tileSets();
   for (const set of sets) image(`tiles-${set.key}.svg`, catalogueSvg(set));
   image('ports.svg', portsSvg());
-  for (const group of [castleBoards(), classicExamples(), castleExamples(), riverExamples(), kingRobberExamples(), shrineExamples(), countExamples(), towerExamples(), dragonExamples()]) {
+  for (const group of [landingBoard(), castleBoards(), classicExamples(), castleExamples(), riverExamples(), kingRobberExamples(), shrineExamples(), countExamples(), towerExamples(), dragonExamples()]) {
     for (const [name, svg] of Object.entries(group)) image(name, svg);
   }
   files.set('docs/tiles.md', tilesPage(sets));
