@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CLI_EXPANSION_INFO, CLI_GAMES, EXPANSION_FACTORIES } from '../src/cli/expansions.js';
+import { editDistance, withSuggestion } from '../src/cli/args.js';
 import { runPlay } from '../src/cli/play.js';
 import { createRuleset } from '../src/ruleset.js';
 
@@ -164,7 +165,9 @@ describe('meeplekit play refuses bad arguments with code 2 and a message on stde
     ['an empty bot name', ['--bots', 'random,'], /unknown bot ''/],
     ['more bots than players', ['--bots', 'random,greedy,random', '--players', '2'], /3 bots for 2 players: give at most one bot per player/],
     ['an unknown expansion in a list with spaces', ['--expansions', 'river, moon'], /unknown expansion 'moon'/],
-    ['an unknown flag', ['--frobnicate'], /Unknown option '--frobnicate'/],
+    ['an unknown flag, far from every flag: no suggestion', ['--frobnicate'], /Unknown option '--frobnicate'\n/],
+    ['a misspelt flag: the nearest flag suggested', ['--seeed', 'x'], /Unknown option '--seeed'\. Did you mean --seed\?/],
+    ['a singular for a plural flag: suggested', ['--expansion', 'river'], /Unknown option '--expansion'\. Did you mean --expansions\?/],
     ['an unknown short flag', ['-p', '3'], /Unknown option '-p'/],
     ['a positional argument', ['extra'], /Unexpected argument 'extra'/],
     ['--json with a value', ['--json=yes'], /'--json' does not take an argument/],
@@ -304,5 +307,36 @@ describe("the command line's table of games, expansions and options (issue 14)",
     const keys = /\(options: ([^)]*)\)/.exec(refused.ok ? '' : refused.error.message)![1]!.split(', ');
     expect(m.options.map((o) => o.key).sort()).toEqual(keys.sort());
     for (const o of m.options) for (const v of o.values ?? []) expect(make(id, isGame, { [o.key]: v }).ok).toBe(true);
+  });
+});
+
+describe('the command line tells the truth about its expansions and flags', () => {
+  test("each expansion's help line says 'not with X' exactly when the two cannot be combined", () => {
+    const ids = Object.keys(CLI_EXPANSION_INFO);
+    for (const a of ids) {
+      for (const b of ids) {
+        if (a === b) continue;
+        const says = new RegExp(`not with ${b}\\b`).test(CLI_EXPANSION_INFO[a]!.about);
+        const combined = createRuleset({ game: 'classic', expansions: [EXPANSION_FACTORIES[a]!({}), EXPANSION_FACTORIES[b]!({})] });
+        expect({ a, b, says }).toEqual({ a, b, says: !combined.ok });
+      }
+    }
+  });
+
+  test.each([
+    ['seeed', 'seed', 1],
+    ['expansion', 'expansions', 1],
+    ['sede', 'seed', 1],
+    ['', 'abc', 3],
+    ['players', 'players', 0],
+  ] as const)('editDistance(%j, %j) = %i (a swap of neighbours counts once)', (a, b, d) => {
+    expect(editDistance(a, b)).toBe(d);
+    expect(editDistance(b, a)).toBe(d);
+  });
+
+  test('withSuggestion leaves other messages alone and suggests only a near flag', () => {
+    expect(withSuggestion("Option '--seed <value>' argument missing", ['seed'])).toBe("Option '--seed <value>' argument missing");
+    expect(withSuggestion("Unknown option '--zzz'", ['seed', 'players'])).toBe("Unknown option '--zzz'");
+    expect(withSuggestion("Unknown option '--playrs'", ['seed', 'players'])).toBe("Unknown option '--playrs'. Did you mean --players?");
   });
 });

@@ -44,8 +44,47 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args: joinNegativeValues(args, valueFlags), options, strict: true, allowPositionals });
   } catch (e) {
-    return (e as Error).message;
+    return withSuggestion((e as Error).message, Object.keys(options));
   }
+}
+
+/**
+ * `parseArgs`'s "Unknown option '--seeed'" with the nearest flag the command takes, when one is
+ * near enough to be what was meant: "Unknown option '--seeed'. Did you mean --seed?". Other
+ * messages are returned as they are.
+ */
+export function withSuggestion(message: string, flags: readonly string[]): string {
+  const unknown = /^Unknown option '--?([^'=]+)'/.exec(message);
+  if (unknown === null) return message;
+  const typed = unknown[1]!.toLowerCase();
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const flag of flags) {
+    const d = editDistance(typed, flag.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [flag, d];
+  }
+  // Near enough: a third of the flag's letters, at least one and at most three edits.
+  if (best === null || bestDistance > Math.min(3, Math.max(1, Math.floor(best.length / 3)))) return message;
+  return `${message.replace(/\.?\s*$/, '')}. Did you mean --${best}?`;
+}
+
+/** Levenshtein distance (insert, delete, substitute and swap of neighbours each cost one). */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        rows[0]!.push(j);
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]!.push(d);
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 /** A comma-separated list, each item trimmed (`"river, shrines"`); an empty text is no items. */

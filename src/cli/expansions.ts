@@ -73,7 +73,7 @@ export const EXPANSION_FACTORIES: Readonly<Record<string, (options: Readonly<Rec
 /** The expansions `--expansions` names, with their options (the keys of {@link EXPANSION_FACTORIES}). */
 export const CLI_EXPANSION_INFO: Readonly<Record<string, CliModule>> = {
   count: {
-    about: 'the City of Carcassonne as the start; not with river',
+    about: 'the City of Carcassonne as the start (with river: the spring is laid beside it)',
     options: [
       { key: 'edition', values: [2, 1], about: "which rules sheet's end of the game" },
       { key: 'countMoves', values: ['free', 'clockwise', 'entered'], about: 'how the Count moves' },
