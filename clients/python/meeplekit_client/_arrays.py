@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import array
 import base64
+import math
 import os
 import sys
-from typing import Any, List, Sequence
+from typing import Any, List, Optional, Sequence
 
 from . import _checks
 
@@ -38,31 +39,90 @@ _NP_DTYPES = {"float32": "<f4", "uint8": "u1", "int32": "<i4", "float64": "<f8"}
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
+_ITEMSIZES = {"float32": 4, "uint8": 1, "int32": 4, "float64": 8}
+
+
 def is_binary(value: Any) -> bool:
+    """Whether ``value`` is a binary array object (has ``dtype`` and ``b64``)."""
     return isinstance(value, dict) and "b64" in value and "dtype" in value
 
 
-def decode(value: Any) -> Any:
-    """Decodes a binary array object (anything else, a plain JSON list, is returned as it is)."""
+def decode(value: Any, what: str = "an array", dtypes: Optional[Sequence[str]] = None) -> Any:
+    """Decodes a binary array object (anything else, a plain JSON list, is returned as it is);
+    see :func:`decode_binary`."""
     if not is_binary(value):
         return value
+    return decode_binary(value, what, dtypes)
+
+
+def decode_binary(
+    value: Any,
+    what: str = "an array",
+    dtypes: Optional[Sequence[str]] = None,
+    shape: Optional[Sequence[Optional[int]]] = None,
+) -> Any:
+    """Decodes the binary array object ``value`` (``what`` names it in errors). It must be one:
+    a known ``dtype`` (one of ``dtypes`` when given), a ``shape`` of non-negative integers (of
+    ``shape``'s length, and equal to its entries that are not None, when given) and standard
+    base64 of exactly as many bytes as the shape needs. Anything else raises :class:`ServerError`
+    with code ``client/bad-response``."""
+    if not is_binary(value):
+        raise _checks.bad(f"{what} is not a binary array object", value)
     dtype = value["dtype"]
-    shape = [int(n) for n in value.get("shape", [])]
-    raw = base64.b64decode(value["b64"])
-    if dtype not in _TYPECODES:
-        raise ValueError(f"unknown dtype {dtype!r} in a binary array")
+    if not isinstance(dtype, str) or dtype not in _TYPECODES or (dtypes is not None and dtype not in dtypes):
+        expected = ", ".join(dtypes if dtypes is not None else _TYPECODES)
+        raise _checks.bad(f"{what} has the dtype {dtype!r}, not one of {expected}", show=False)
+    dims = value.get("shape")
+    if not isinstance(dims, list) or not dims or any(type(n) is not int or n < 0 for n in dims):
+        raise _checks.bad(f"{what} has no shape of non-negative integers", dims)
+    if shape is not None and (len(dims) != len(shape) or any(e is not None and e != n for e, n in zip(shape, dims))):
+        want = "[" + ", ".join("*" if e is None else str(e) for e in shape) + "]"
+        raise _checks.bad(f"{what} has the shape {dims}, not {want}", show=False)
+    b64 = value["b64"]
+    if not isinstance(b64, str):
+        raise _checks.bad(f"{what} has a 'b64' that is not a string", b64)
+    try:
+        raw = base64.b64decode(b64, validate=True)
+    except ValueError:  # binascii.Error, or characters that are not ASCII
+        raise _checks.bad(f"{what} has a 'b64' that is not base64", b64) from None
+    if len(raw) != math.prod(dims) * _ITEMSIZES[dtype]:
+        raise _checks.bad(f"{what} has {len(raw)} bytes, not the {math.prod(dims) * _ITEMSIZES[dtype]} of {dtype} {dims}", show=False)
     if HAVE_NUMPY:
         out = np.frombuffer(raw, dtype=_NP_DTYPES[dtype]).astype(_NP_DTYPES[dtype].replace("<", "="), copy=True)
-        return out.reshape(shape) if shape else out
+        return out.reshape(dims)
     flat = array.array(_TYPECODES[dtype])
     flat.frombytes(raw)
     if _BIG_ENDIAN and flat.itemsize > 1:  # pragma: no cover - no big-endian CI machine
         flat.byteswap()
-    if len(shape) <= 1:
+    if len(dims) == 1:
         return flat
-    rows = shape[0]
+    rows = dims[0]
     width = len(flat) // rows if rows else 0
     return [flat[i * width:(i + 1) * width] for i in range(rows)]
+
+
+def int_list(value: Any, what: str) -> List[int]:
+    """A list of ints of a response's JSON array of integers (or an int32 binary array)."""
+    if is_binary(value):
+        return [int(v) for v in to_list(decode_binary(value, what, ("int32",), (None,)))]
+    items = _checks.as_list(value, what)
+    if all(type(v) is int for v in items):
+        return list(items)
+    return [_checks.as_int(v, f"an entry of {what}") for v in items]
+
+
+def float_list(value: Any, what: str) -> List[float]:
+    """A list of floats of a response's JSON array of numbers (or a float32 binary array)."""
+    if is_binary(value):
+        return [float(v) for v in to_list(decode_binary(value, what, ("float32", "float64"), (None,)))]
+    return [_checks.as_float(v, f"an entry of {what}") for v in _checks.as_list(value, what)]
+
+
+def check_offsets(offsets: Any, total: int, what: str) -> None:
+    """Checks that ``offsets`` (decoded) start at 0, never decrease and end at ``total``."""
+    offs = to_list(offsets)
+    if not offs or offs[0] != 0 or offs[-1] != total or any(offs[i] > offs[i + 1] for i in range(len(offs) - 1)):
+        raise _checks.bad(f"{what} are not offsets from 0 to {total}, never decreasing", show=False)
 
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1

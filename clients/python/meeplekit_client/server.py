@@ -450,7 +450,7 @@ class Server:
         ids.extend(queued)
         if not ids:
             return 0
-        return int(self.request("delete", ids=ids).get("deleted", 0))
+        return _checks.int_field(self.request("delete", ids=ids), "deleted")
 
     def flush(self) -> None:
         """Deletes the handles of garbage-collected objects now."""

@@ -26,12 +26,21 @@ def _seed(seed: Any) -> Any:
 
 
 def _number(x: Any, infinite: float = math.inf) -> float:
-    """A utility bound from JSON (the server writes an infinite bound as null)."""
+    """A utility bound from JSON (the server writes an infinite bound as null); anything but a
+    number, null or ``"Infinity"``/``"-Infinity"`` is ``client/bad-response``."""
     if x is None:
         return infinite
     if isinstance(x, str):
-        return float(x.replace("Infinity", "inf"))
-    return float(x)
+        try:
+            return float(x.replace("Infinity", "inf"))
+        except ValueError:
+            raise _checks.bad("a utility bound is not a number", x) from None
+    return _checks.as_float(x, "a utility bound")
+
+
+def _observation(r: Mapping[str, Any]) -> Any:
+    """The ``observation`` of a response: a float32 binary array of one dimension."""
+    return _arrays.decode_binary(_checks.field(r, "observation"), "'observation'", ("float32",), (None,))
 
 
 class Game:
@@ -51,19 +60,20 @@ class Game:
         if options:
             args["options"] = dict(options)
         r = self.server.request("make_game", **args)
-        self.id: str = r["game_id"]
-        self.info: Dict[str, Any] = r["info"]
-        """``gameInfo(rules, players)`` as the server sent it (utility bounds, versions, ...)."""
-        self.parameters = {"game": game, "expansions": tuple(expansions), "players": players, "options": dict(options or {})}
-        self.observation_spec: Dict[str, Any] = dict(r.get("observation_spec") or {})
-        """The tensor's layout as the server describes it: ``planes`` ``[channels, height, width]``
-        first, then ``vector`` entries, with a name for each (``observationSpec``)."""
-        self._shape: Tuple[int, ...] = tuple(int(n) for n in r["observation_shape"])
-        self._num_actions = int(r["num_distinct_actions"])
-        self._max_chance = int(r["max_chance_outcomes"])
-        self._players = players
+        self.id: str = _checks.str_field(r, "game_id")
         self._finalizer = weakref.finalize(self, self.server._discard, self.id)
         self._finalizer.atexit = False
+        self.info: Dict[str, Any] = _checks.as_dict(_checks.field(r, "info"), "'info'")
+        """``gameInfo(rules, players)`` as the server sent it (utility bounds, versions, ...)."""
+        self.parameters = {"game": game, "expansions": tuple(expansions), "players": players, "options": dict(options or {})}
+        spec = r.get("observation_spec")
+        self.observation_spec: Dict[str, Any] = dict(_checks.as_dict(spec, "'observation_spec'")) if spec is not None else {}
+        """The tensor's layout as the server describes it: ``planes`` ``[channels, height, width]``
+        first, then ``vector`` entries, with a name for each (``observationSpec``)."""
+        self._shape: Tuple[int, ...] = tuple(_arrays.int_list(_checks.field(r, "observation_shape"), "'observation_shape'"))
+        self._num_actions = _checks.int_field(r, "num_distinct_actions")
+        self._max_chance = _checks.int_field(r, "max_chance_outcomes")
+        self._players = players
 
     # -- OpenSpiel's Game -----------------------------------------------------------------------
 
@@ -84,13 +94,21 @@ class Game:
         return int(math.prod(self._shape))
 
     def max_game_length(self) -> int:
-        return int(self.info.get("maxGameLength", 0))
+        """The most moves a game can take (``gameInfo``'s ``maxGameLength``; 0 when not given)."""
+        length = self.info.get("maxGameLength", 0)
+        return _checks.as_int(length, "'info.maxGameLength'")
 
     def utility_bounds(self, kind: str = "score") -> Tuple[float, float]:
-        """``(min, max)`` of the returns of ``kind`` (``score``, ``win-loss`` or ``rank``)."""
-        bounds = self.info["utility"][kind]
+        """``(min, max)`` of the returns of ``kind`` (``score``, ``win-loss`` or ``rank``; another
+        kind raises ``ValueError``)."""
+        utility = _checks.as_dict(self.info.get("utility"), "'info.utility'")
+        if kind not in utility:
+            raise ValueError(f"kind must be one of {', '.join(map(repr, utility))}, got {kind!r}")
+        bounds = utility[kind]
         if isinstance(bounds, dict):
             return _number(bounds.get("min"), -math.inf), _number(bounds.get("max"))
+        if not isinstance(bounds, list) or len(bounds) != 2:
+            raise _checks.bad(f"'info.utility.{kind}' is not a pair of bounds", bounds)
         low, high = bounds
         return _number(low, -math.inf), _number(high)
 
@@ -112,12 +130,12 @@ class Game:
         if seed is not None:
             args["seed"] = _seed(seed)
         r = self.server.request("new_state", **args)
-        return State(self, r["state_id"])
+        return State(self, _checks.str_field(r, "state_id"))
 
     def deserialize_state(self, text: str) -> "State":
         """The state :meth:`State.serialize` wrote (checked by the server)."""
         r = self.server.request("deserialize", game_id=self.id, text=text)
-        return State(self, r["state_id"])
+        return State(self, _checks.str_field(r, "state_id"))
 
     def __repr__(self) -> str:
         p = self.parameters
@@ -183,7 +201,11 @@ class State:
             if isinstance(r, MeepleError):
                 self._forget()
                 raise r
-            self._set_status(r)
+            try:
+                self._set_status(r)
+            except MeepleError:
+                self._forget()
+                raise
         out = results[len(applies):]
         for r in out:
             if isinstance(r, MeepleError):
@@ -191,7 +213,17 @@ class State:
         return out
 
     def _set_status(self, r: Mapping[str, Any]) -> None:
-        self._status = (int(r["current_player"]), bool(r["is_chance"]), bool(r["is_terminal"]))
+        status = (_checks.int_field(r, "current_player"), _checks.bool_field(r, "is_chance"), _checks.bool_field(r, "is_terminal"))
+        player = status[0]
+        if not (0 <= player < self._game._players or player in (CHANCE_PLAYER, TERMINAL_PLAYER)):
+            raise _checks.bad(f"'current_player' is no player of {self._game._players}, nor -1 nor -4", player)
+        self._status = status
+
+    def _per_player(self, values: List[float], what: str) -> List[float]:
+        """``values`` if there is one per player; else ``client/bad-response``."""
+        if len(values) != self._game._players:
+            raise _checks.bad(f"{what} has {len(values)} entries for {self._game._players} players", show=False)
+        return values
 
     def _forget(self) -> None:
         self._status = None
@@ -208,15 +240,21 @@ class State:
 
     def _absorb(self, r: Mapping[str, Any], observation: Optional[int] = None) -> Dict[str, Any]:
         """Caches a ``state`` response."""
+        full = {
+            "legal_actions": _arrays.int_list(_checks.field(r, "legal_actions"), "'legal_actions'"),
+            "returns": self._per_player(_arrays.float_list(_checks.field(r, "returns"), "'returns'"), "'returns'"),
+            "rewards": self._per_player(_arrays.float_list(_checks.field(r, "rewards"), "'rewards'"), "'rewards'"),
+        }
+        legal = full["legal_actions"]
+        bound = self._game._max_chance if _checks.bool_field(r, "is_chance") else self._game._num_actions
+        if legal and (min(legal) < 0 or max(legal) >= bound):
+            raise _checks.bad(f"'legal_actions' has an action outside 0 to {bound - 1}", show=False)
+        tensor = _observation(r) if observation is not None and "observation" in r else None
         self._set_status(r)
         self._legal_set = None
-        self._full = {
-            "legal_actions": [int(a) for a in _arrays.to_list(_arrays.decode(r["legal_actions"]))],
-            "returns": [float(x) for x in _arrays.to_list(_arrays.decode(r["returns"]))],
-            "rewards": [float(x) for x in _arrays.to_list(_arrays.decode(r["rewards"]))],
-        }
-        if observation is not None and "observation" in r:
-            self._observations[int(observation)] = _arrays.decode(r["observation"])
+        self._full = full
+        if tensor is not None:
+            self._observations[observation] = tensor
         return self._full
 
     def _full_info(self) -> Dict[str, Any]:
@@ -266,7 +304,7 @@ class State:
         """``[(outcome, probability), ...]`` at a chance node."""
         if self._outcomes is None:
             r = self._request("chance_outcomes", state_id=self.id)
-            self._outcomes = [(int(o), float(p)) for o, p in r["outcomes"]]
+            self._outcomes = _checks.outcomes(_checks.field(r, "outcomes"))
         return list(self._outcomes)
 
     def apply_action(self, action: int, events: bool = False) -> Optional[List[Dict[str, Any]]]:
@@ -295,21 +333,21 @@ class State:
         r = self._request("apply_action", **args)
         self._forget()
         self._set_status(r)
-        return list(r.get("events", [])) if events else None
+        return list(_checks.as_list(_checks.field(r, "events"), "'events'")) if events else None
 
     def returns(self, kind: str = "score") -> List[float]:
         """Per player: ``"score"`` (default, the scores so far), ``"win-loss"`` or ``"rank"``."""
         if kind == "score":
             return list(self._full_info()["returns"])
         r = self._request("returns", state_id=self.id, kind=kind)
-        return [float(x) for x in _arrays.to_list(_arrays.decode(r["returns"]))]
+        return self._per_player(_arrays.float_list(_checks.field(r, "returns"), "'returns'"), "'returns'")
 
     def rewards(self, kind: str = "score") -> List[float]:
         """Per player, the change of the returns by the last action applied."""
         if kind == "score":
             return list(self._full_info()["rewards"])
         r = self._request("rewards", state_id=self.id, kind=kind)
-        return [float(x) for x in _arrays.to_list(_arrays.decode(r["rewards"]))]
+        return self._per_player(_arrays.float_list(_checks.field(r, "rewards"), "'rewards'"), "'rewards'")
 
     def player_return(self, player: int) -> float:
         """The score so far of ``player`` (an integer from 0; ``ValueError`` past the last player)."""
@@ -331,7 +369,7 @@ class State:
                 self._fetch(observation=player)  # the decision's data and the observation at once
             if player not in self._observations:
                 r = self._request("observation_tensor", state_id=self.id, player=player)
-                self._observations[player] = _arrays.decode(r["observation"])
+                self._observations[player] = _observation(r)
         obs = self._observations[player]
         return obs.copy() if _arrays.HAVE_NUMPY else obs[:]
 
@@ -343,10 +381,10 @@ class State:
         else:
             _checks.index(player_or_action, "player")
             a = _checks.index(action, "action")
-        return str(self._request("action_to_string", state_id=self.id, action=a)["text"])
+        return _checks.str_field(self._request("action_to_string", state_id=self.id, action=a), "text")
 
     def __str__(self) -> str:
-        return str(self._request("state_to_string", state_id=self.id)["text"])
+        return _checks.str_field(self._request("state_to_string", state_id=self.id), "text")
 
     def __repr__(self) -> str:
         status = self._status
@@ -355,14 +393,15 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy (a new handle on the server); the cached reads are copied too."""
-        return self._copy(self._request("clone", state_id=self.id)["state_id"])
+        return self._copy(_checks.str_field(self._request("clone", state_id=self.id), "state_id"))
 
     def clones(self, n: int) -> List["State"]:
         """``n`` independent copies in one round trip (none when ``n`` is 0 or less)."""
         n = _checks.index(n, "n")
         if n <= 0:
             return []
-        return [self._copy(r["state_id"]) for r in self._requests([("clone", {"state_id": self.id})] * n)]
+        ids = [_checks.str_field(r, "state_id") for r in self._requests([("clone", {"state_id": self.id})] * n)]
+        return [self._copy(state_id) for state_id in ids]
 
     def _copy(self, state_id: str) -> "State":
         copy = State(self._game, state_id, self._status)
@@ -387,13 +426,13 @@ class State:
 
     def serialize(self) -> str:
         """Text that :meth:`Game.deserialize_state` reads back (the library's saved state)."""
-        return str(self._request("serialize", state_id=self.id)["text"])
+        return _checks.str_field(self._request("serialize", state_id=self.id), "text")
 
     def determinize(self, player: int, seed: Any = None) -> "State":
         """A full state consistent with what ``player`` knows, with the unseen parts (the order of
         the bag, The Castle's face-down tokens) drawn anew from ``seed``."""
         r = self._request("determinize", state_id=self.id, player=_checks.index(player, "player"), seed=_seed(seed))
-        return State(self._game, r["state_id"])
+        return State(self._game, _checks.str_field(r, "state_id"))
 
     def resample_from_infostate(self, player_id: int, seed: Any = None) -> "State":
         """OpenSpiel's name for :meth:`determinize`."""
@@ -451,9 +490,13 @@ def fetch(states: Sequence[State], chance: bool = True) -> None:
                 st._forget()
                 first_error = first_error or error
                 continue
-            st._absorb(mine[applies])
-            if ask:
-                st._outcomes = [(int(o), float(p)) for o, p in mine[applies + 1]["outcomes"]]
+            try:
+                st._absorb(mine[applies])
+                if ask:
+                    st._outcomes = _checks.outcomes(_checks.field(mine[applies + 1], "outcomes"))
+            except MeepleError as e:
+                st._forget()
+                first_error = first_error or e
         if first_error is not None:
             raise first_error
 

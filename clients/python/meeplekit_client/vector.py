@@ -35,22 +35,30 @@ class VecBatch:
 
     __slots__ = ("current_player", "legal_actions", "legal_flat", "legal_offsets", "mask", "rewards", "done", "returns", "observations", "raw")
 
-    def __init__(self, r: Mapping[str, Any]):
+    def __init__(self, r: Mapping[str, Any], num_envs: Optional[int] = None, players: Optional[int] = None):
+        """Decodes the batch fields of the response ``r``, checking each array's dtype and shape
+        (``num_envs`` and ``players`` when given, else as the arrays say): anything malformed
+        raises :class:`ServerError` with code ``client/bad-response``."""
         self.raw = r
-        self.current_player = _arrays.decode(r["current_player"])
+        binary = _arrays.decode_binary
+        cp = _checks.field(r, "current_player")
+        self.current_player = binary(cp, "'current_player'", ("int32",), (num_envs,))
+        n = cp["shape"][0]
         legal = r.get("legal")
         if legal is not None:
-            self.legal_flat = _arrays.decode(legal["actions"])
-            self.legal_offsets = _arrays.decode(legal["offsets"])
+            legal = _checks.as_dict(legal, "'legal'")
+            self.legal_flat = binary(_checks.field(legal, "actions"), "'legal.actions'", ("int32",), (None,))
+            self.legal_offsets = binary(_checks.field(legal, "offsets"), "'legal.offsets'", ("int32",), (n + 1,))
+            _arrays.check_offsets(self.legal_offsets, len(self.legal_flat), "'legal.offsets'")
             self.legal_actions: Optional[List[Any]] = _arrays.split(self.legal_flat, self.legal_offsets)
         else:
             self.legal_flat = self.legal_offsets = self.legal_actions = None
-        self.mask = _arrays.decode(r["mask"]) if "mask" in r else None
-        self.rewards = _arrays.decode(r["rewards"])
-        done = _arrays.decode(r["done"])
+        self.mask = binary(r["mask"], "'mask'", ("uint8",), (n, None)) if "mask" in r else None
+        self.rewards = binary(_checks.field(r, "rewards"), "'rewards'", ("float32",), (n, players))
+        done = binary(_checks.field(r, "done"), "'done'", ("uint8",), (n,))
         self.done = done.astype(bool) if _arrays.HAVE_NUMPY else [bool(d) for d in done]
-        self.returns = _arrays.decode(r["returns"])
-        self.observations = _arrays.decode(r["observations"]) if "observations" in r else None
+        self.returns = binary(_checks.field(r, "returns"), "'returns'", ("float32",), (n, players))
+        self.observations = binary(r["observations"], "'observations'", ("float32",), (n, None)) if "observations" in r else None
 
     def __len__(self) -> int:
         return len(self.current_player)
@@ -100,15 +108,15 @@ class VectorEnv:
             observations=bool(observations),
             masks=masks,
         )
-        self.id: str = r["env_id"]
-        self._fresh: Optional[VecBatch] = VecBatch(r)
+        self.id: str = _checks.str_field(r, "env_id")
+        self._finalizer = weakref.finalize(self, self.server._discard, self.id)
+        self._finalizer.atexit = False
+        self._fresh: Optional[VecBatch] = VecBatch(r, self.num_envs, self.game.num_players())
         self.last: VecBatch = self._fresh
         """The last batch returned (by the constructor, :meth:`reset` or :meth:`step`)."""
         self._closed = False
         self._np_rng: Any = None
         self._inflight: Any = None
-        self._finalizer = weakref.finalize(self, self.server._discard, self.id)
-        self._finalizer.atexit = False
 
     @property
     def num_players(self) -> int:
@@ -128,7 +136,7 @@ class VectorEnv:
         args: Dict[str, Any] = {"env_id": self.id}
         if seed is not None:
             args["seed"] = _seed(seed)
-        self.last = VecBatch(self.server.request("vec_reset", **args))
+        self.last = VecBatch(self.server.request("vec_reset", **args), self.num_envs, self.game.num_players())
         return self.last
 
     def step(self, actions: Any) -> VecBatch:
@@ -158,7 +166,7 @@ class VectorEnv:
         pending, self._inflight = self._inflight, None
         if pending is None:
             raise RuntimeError("step_wait: no step_async to wait for")
-        self.last = VecBatch(pending.result())
+        self.last = VecBatch(pending.result(), self.num_envs, self.game.num_players())
         return self.last
 
     def random_actions(self, batch: Optional[VecBatch] = None, rng: Any = None) -> Any:

@@ -9,12 +9,14 @@ server sends makes the client raise anything but a ``MeepleError``.
 
 from __future__ import annotations
 
+import base64
+import struct
 import unittest
 from unittest import mock
 
 from _support import ScriptedPeer, ServerTestCase, relay
 
-from meeplekit_client import AECEnv, MeepleError, Server, ServerError, VectorEnv, load_game
+from meeplekit_client import AECEnv, MeepleError, Server, ServerError, VectorEnv, fetch, load_game
 from meeplekit_client import _arrays
 from meeplekit_client import server as server_module
 
@@ -249,6 +251,179 @@ class IntegerArgumentTest(ServerTestCase):
             list(env.agent_iter(2.5))
         env.step(legal[0])
         env.close()
+
+
+def binary(dtype, fmt, values, shape):
+    """A binary array object of ``values`` packed little-endian with the struct format ``fmt``."""
+    return {"dtype": dtype, "shape": shape, "b64": base64.b64encode(struct.pack("<" + fmt * len(values), *values)).decode()}
+
+
+def put(name, value):
+    """A change that sets the field ``name`` (a path ``a.b`` reaches into an object)."""
+
+    def change(response):
+        *path, last = name.split(".")
+        target = response
+        for key in path:
+            target[key] = dict(target[key])
+            target = target[key]
+        target[last] = value
+        return response
+
+    return change
+
+
+def drop(name):
+    """A change that removes the field ``name``."""
+
+    def change(response):
+        del response[name]
+        return response
+
+    return change
+
+
+# Binary arrays that are malformed, each in its own way.
+BAD_ARRAYS = {
+    "not base64": {"dtype": "float32", "shape": [2], "b64": "!!!!not base64"},
+    "not ASCII": {"dtype": "float32", "shape": [2], "b64": "AAAA\u00e9AAA"},
+    "b64 not a string": {"dtype": "float32", "shape": [1], "b64": 12345},
+    "unknown dtype": {"dtype": "complex64", "shape": [1], "b64": "AAAAAAAAAAA="},
+    "dtype not a string": {"dtype": ["float32"], "shape": [1], "b64": "AAAAAA=="},
+    "shape not a list": {"dtype": "float32", "shape": "2", "b64": "AAAAAAAAAAA="},
+    "negative shape": {"dtype": "float32", "shape": [-2], "b64": "AAAAAAAAAAA="},
+    "shape of floats": {"dtype": "float32", "shape": [2.0], "b64": "AAAAAAAAAAA="},
+    "no shape": {"dtype": "float32", "b64": "AAAAAAAAAAA="},
+    "too few bytes": binary("float32", "f", [1.0, 2.0], [3]),
+    "too many bytes": binary("float32", "f", [1.0, 2.0, 3.0], [2]),
+    "bytes not of the dtype": {"dtype": "float32", "shape": [1], "b64": base64.b64encode(b"abcde").decode()},
+}
+
+
+class MalformedResponseTest(ServerTestCase):
+    """A scripted peer relays the real server, changing one operation's responses: every malformed
+    field is ``client/bad-response`` (a MeepleError, never a KeyError, TypeError, ValueError...),
+    and since the response was in its place the session goes on."""
+
+    def assertBadResponse(self, op, change, call):
+        def relayed(o, response):
+            return change(response) if o == op and response.get("ok") is True else response
+
+        peer = ScriptedPeer(relay(self.server, relayed))
+        client = Server.connect(peer.port, timeout=60)
+        try:
+            with self.assertRaises(MeepleError) as caught:
+                call(client)
+            self.assertEqual(caught.exception.code, "client/bad-response", str(caught.exception))
+            self.assertIn("malformed", caught.exception.message)
+            self.assertTrue(client.alive)
+            self.assertEqual(client.info()["protocol"], 1)
+        finally:
+            client.close()
+            peer.close()
+
+    def check(self, op, changes, call):
+        for name, change in changes.items():
+            with self.subTest(op=op, change=name):
+                self.assertBadResponse(op, change, call)
+
+    def test_make_game(self):
+        call = lambda c: load_game("classic", server=c)  # noqa: E731
+        self.check("make_game", {
+            "no game_id": drop("game_id"),
+            "game_id a number": put("game_id", 5),
+            "info a string": put("info", "x"),
+            "observation_shape a string": put("observation_shape", "abc"),
+            "observation_shape of floats": put("observation_shape", [1.5]),
+            "num_distinct_actions a string": put("num_distinct_actions", "81805"),
+            "max_chance_outcomes true": put("max_chance_outcomes", True),
+            "observation_spec a list": put("observation_spec", [1]),
+        }, call)
+        self.check("make_game", {
+            "utility a string": put("info.utility", "x"),
+            "a bound a string": put("info.utility", {"score": {"min": "low", "max": 1}}),
+            "bounds of three": put("info.utility", {"score": [0, 1, 2]}),
+        }, lambda c: load_game("classic", server=c).utility_bounds("score"))
+        self.check("make_game", {"maxGameLength a float": put("info.maxGameLength", 1.5)}, lambda c: load_game("classic", server=c).max_game_length())
+
+    def test_states(self):
+        def fresh(c):
+            return load_game("classic", server=c).new_initial_state(seed="malformed")
+
+        self.check("new_state", {"no state_id": drop("state_id"), "state_id a number": put("state_id", 7)}, fresh)
+        self.check("state", {
+            "current_player a string": put("current_player", "0"),
+            "current_player no player": put("current_player", 9),
+            "is_chance a string": put("is_chance", "false"),
+            "no is_terminal": drop("is_terminal"),
+            "legal_actions a string": put("legal_actions", "abc"),
+            "legal_actions of floats": put("legal_actions", [1.5]),
+            "legal_actions negative": put("legal_actions", [-3]),
+            "legal_actions past the outcomes": put("legal_actions", [10**6]),
+            "legal_actions a bad array": put("legal_actions", BAD_ARRAYS["not base64"]),
+            "returns of one player": put("returns", [0]),
+            "returns of strings": put("returns", ["a", 0]),
+            "no rewards": drop("rewards"),
+        }, lambda c: fresh(c).legal_actions())
+        self.check("chance_outcomes", {
+            "a single": put("outcomes", [[1]]),
+            "an outcome a string": put("outcomes", [["a", 0.5]]),
+            "a probability past 1": put("outcomes", [[1, 2.0]]),
+            "outcomes a string": put("outcomes", "x"),
+            "an entry an object": put("outcomes", [{"outcome": 1}]),
+        }, lambda c: fresh(c).chance_outcomes())
+        self.check("chance_outcomes", {"a single": put("outcomes", [[1]])}, lambda c: fetch([fresh(c)]))
+        self.check("apply_action", {
+            "no events": drop("events"),
+            "events an object": put("events", {"type": "x"}),
+            "current_player a float": put("current_player", 0.5),
+        }, lambda c: fresh(c).apply_action(0, events=True))
+        self.check("serialize", {"text a number": put("text", 5)}, lambda c: fresh(c).serialize())
+        self.check("state_to_string", {"no text": drop("text")}, lambda c: str(fresh(c)))
+        self.check("clone", {"state_id null": put("state_id", None)}, lambda c: fresh(c).clone())
+        self.check("returns", {"returns a string": put("returns", "x"), "returns of three": put("returns", [1, 2, 3])}, lambda c: fresh(c).returns("rank"))
+        self.check("delete", {"deleted a string": put("deleted", "1")}, lambda c: c.delete([fresh(c).id]))
+
+    def test_observations(self):
+        def observe(c):
+            state = load_game("classic", server=c).new_initial_state(seed="observe")
+            state.legal_actions()  # the state is read: the observation is a request of its own
+            return state.observation_tensor(0)
+
+        changes = {name: put("observation", bad) for name, bad in BAD_ARRAYS.items()}
+        changes["int32, not float32"] = put("observation", binary("int32", "i", [1, 2], [2]))
+        changes["two dimensions"] = put("observation", binary("float32", "f", [1, 2], [1, 2]))
+        changes["a plain list"] = put("observation", [0.0, 1.0])
+        changes["no observation"] = drop("observation")
+        self.check("observation_tensor", changes, observe)
+
+    def test_vector_batches(self):
+        def make(c):
+            return VectorEnv(2, load_game("classic", server=c), seed="malformed")
+
+        def step(c):
+            env = make(c)
+            return env.step(env.random_actions())
+
+        changes = {f"current_player {name}": put("current_player", bad) for name, bad in BAD_ARRAYS.items()}
+        changes.update({
+            "no env_id": drop("env_id"),
+            "current_player of 3 envs": put("current_player", binary("int32", "i", [0, 0, 0], [3])),
+            "current_player float32": put("current_player", binary("float32", "f", [0, 0], [2])),
+            "current_player a plain list": put("current_player", [0, 0]),
+            "legal a list": put("legal", [1, 2]),
+            "offsets decreasing": put("legal.offsets", binary("int32", "i", [0, 5, 3], [3])),
+            "offsets past the actions": put("legal.offsets", binary("int32", "i", [0, 1, 99], [3])),
+            "offsets of 2 envs too few": put("legal.offsets", binary("int32", "i", [0, 0], [2])),
+            "offsets bad": put("legal.offsets", BAD_ARRAYS["too few bytes"]),
+            "rewards of 3 players": put("rewards", binary("float32", "f", [0] * 6, [2, 3])),
+            "rewards flat": put("rewards", binary("float32", "f", [0] * 4, [4])),
+            "no done": drop("done"),
+            "done int32": put("done", binary("int32", "i", [0, 0], [2])),
+            "returns bad": put("returns", BAD_ARRAYS["not base64"]),
+        })
+        self.check("vec_make", changes, make)
+        self.check("vec_step", {k: v for k, v in changes.items() if k != "no env_id"}, step)
 
 
 if __name__ == "__main__":
