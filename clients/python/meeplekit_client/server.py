@@ -60,6 +60,36 @@ def resolve_command(command: Optional[Command] = None) -> List[str]:
     return argv
 
 
+def _command_source(command: Optional[Command]) -> str:
+    """Where :func:`resolve_command` takes the command from: ``"argument"``, ``"environment"``
+    (``MEEPLEKIT_SERVE``) or ``"default"`` (``npx --no-install meeplekit serve``)."""
+    if command is not None:
+        return "argument"
+    return "environment" if os.environ.get(ENV_VAR) else "default"
+
+
+HOW_TO_POINT = (
+    f"To point the client at a server: set {ENV_VAR} to the command that starts one, such as "
+    f'{ENV_VAR}="node /path/to/meeplekit/dist/cli.js serve" for a checkout of meeplekit (after npm run build '
+    "there), or pass that command to Server(...); or start one with 'meeplekit serve --port 7000' and connect "
+    f"to it with Server.connect(7000), or with {CONNECT_ENV_VAR}=7000 for load_game() without server=."
+)
+"""The hint that a failure to start the server carries, on how to name or reach a server."""
+
+
+def _startup_hint(source: str, argv: List[str]) -> str:
+    """What to add to the error of a server that could not be started with ``argv``, taken from
+    ``source`` (see :func:`_command_source`)."""
+    if source == "default":
+        return (
+            f"\nThe client ran its default command, {shlex.join(argv)}, which only works where the meeplekit "
+            f"npm package is installed in the current project (npm install meeplekit), since {ENV_VAR} is not set. " + HOW_TO_POINT
+        )
+    if source == "environment":
+        return f"\nThe command came from {ENV_VAR}={os.environ.get(ENV_VAR, '')!r}: check it. " + HOW_TO_POINT
+    return ""
+
+
 _live_servers: "weakref.WeakSet[Server]" = weakref.WeakSet()
 
 
@@ -154,6 +184,7 @@ class Server:
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
         request_timeout = _check_timeout("request_timeout", request_timeout)
+        source = _command_source(command)
         self.command: Optional[List[str]] = resolve_command(command)
         """The command that started the server (None for a connected server)."""
         self.address: Optional[Tuple[str, int]] = None
@@ -163,12 +194,16 @@ class Server:
         except OSError as e:
             raise ServerError(
                 "client/spawn",
-                f"could not start meeplekit serve with {shlex.join(self.command)}: {e}. "
-                f"Install Node 20+ and meeplekit (npm install meeplekit), or point {ENV_VAR} (or the "
-                f"command argument) at a checkout: '{ENV_VAR}=node /path/to/meeplekit/dist/cli.js serve' "
-                "after npm run build there.",
+                f"could not start meeplekit serve with {shlex.join(self.command)}: {e}."
+                + (_startup_hint(source, self.command) or "\nInstall Node 20 or later and meeplekit. " + HOW_TO_POINT),
             ) from e
-        self._start_session(transport, startup_timeout, time.monotonic(), request_timeout)
+        try:
+            self._start_session(transport, startup_timeout, time.monotonic(), request_timeout)
+        except ServerError as e:
+            hint = _startup_hint(source, self.command)
+            if not hint or e.code == "client/protocol-version":
+                raise
+            raise ServerError(e.code, e.message + hint, e.returncode, e.stderr) from None
 
     @classmethod
     def connect(

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import sys
+import tempfile
 import unittest
+from unittest import mock
 
 from _support import error_code_in_forked_child, ServerTestCase, serve_command, start_server
 
@@ -103,6 +106,71 @@ class ErrorTest(ServerTestCase):
                 del os.environ["MEEPLEKIT_SERVE"]
             else:
                 os.environ["MEEPLEKIT_SERVE"] = old
+
+
+# What npx --no-install prints when the meeplekit package is installed nowhere it looks.
+FAILING_NPX = """#!/bin/sh
+echo "npm error code E404" >&2
+echo "npm error 404 Not Found - GET https://registry.npmjs.org/meeplekit" >&2
+exit 1
+"""
+
+
+class DefaultCommandTest(unittest.TestCase):
+    """Without a command or MEEPLEKIT_SERVE the client runs npx --no-install meeplekit serve; when
+    that cannot start a server, the error says how to point the client at one."""
+
+    def environment(self, npx=None, serve=None):
+        """PATH of a fresh directory (holding ``npx`` when given) and MEEPLEKIT_SERVE as ``serve``."""
+        temporary = tempfile.TemporaryDirectory()
+        self.addCleanup(temporary.cleanup)
+        directory = temporary.name
+        if npx is not None:
+            path = os.path.join(directory, "npx")
+            with open(path, "w") as f:
+                f.write(npx)
+            os.chmod(path, stat.S_IRWXU)
+        env = {"PATH": directory}
+        patch = mock.patch.dict(os.environ, env)
+        patch.start()
+        self.addCleanup(patch.stop)
+        if serve is None:
+            os.environ.pop("MEEPLEKIT_SERVE", None)
+        else:
+            os.environ["MEEPLEKIT_SERVE"] = serve
+
+    def assertHint(self, message):
+        self.assertIn('MEEPLEKIT_SERVE="node /path/to/meeplekit/dist/cli.js serve"', message)
+        self.assertIn("Server.connect(", message)
+        self.assertIn("--port", message)
+        self.assertIn("MEEPLEKIT_CONNECT", message)
+
+    @unittest.skipIf(os.name != "posix", "a shell script as npx")
+    def test_npx_that_finds_no_package(self):
+        self.environment(npx=FAILING_NPX)
+        with self.assertRaises(ServerError) as caught:
+            Server()
+        error = caught.exception
+        self.assertEqual(error.code, "client/server-exited")
+        self.assertEqual(error.returncode, 1)
+        self.assertIn("E404", error.stderr)
+        self.assertIn("npx --no-install meeplekit serve", error.message)
+        self.assertHint(error.message)
+
+    def test_no_npx(self):
+        self.environment()
+        with self.assertRaises(ServerError) as caught:
+            Server()
+        self.assertEqual(caught.exception.code, "client/spawn")
+        self.assertHint(caught.exception.message)
+
+    def test_a_failing_command_from_the_environment(self):
+        self.environment(serve=f"{sys.executable} -c 'import sys; sys.exit(4)'")
+        with self.assertRaises(ServerError) as caught:
+            Server()
+        self.assertEqual(caught.exception.code, "client/server-exited")
+        self.assertIn("MEEPLEKIT_SERVE=", caught.exception.message)
+        self.assertHint(caught.exception.message)
 
 
 if __name__ == "__main__":
