@@ -1,14 +1,18 @@
 /**
  * The real `meeplekit serve` process (the sources through tsx): a session over stdio, a line
  * over the limit, a closed stdin and a closed stdout (EPIPE) ending it quietly, TCP on 127.0.0.1
- * with one session per connection, and its arguments.
+ * with one session per connection, and its arguments. Also the transport's back-pressure, in
+ * process: over a writable that holds its writes, and over a real TCP connection.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { lineQueue as lines } from '../src/serve/transport.js';
+import { createSession, type Session } from '../src/serve/session.js';
+import { lineQueue as lines, runSession } from '../src/serve/transport.js';
+import { TEST_CONFIG } from './serve-helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -100,4 +104,144 @@ describe('meeplekit serve, the process', () => {
     expect(result).toEqual({ code: 0, stderr: '' });
     expect(await out()).toMatch(/^usage: meeplekit serve \[--port P\]/);
   });
+});
+
+/** A session that counts the request lines it has handled (and whether it was closed). */
+function counted(session: Session): Session & { handled: number; closed: boolean } {
+  const out = {
+    hello: session.hello,
+    handled: 0,
+    closed: false,
+    handle(line: string): string {
+      out.handled++;
+      return session.handle(line);
+    },
+    oversized: (bytes: number) => session.oversized(bytes),
+    recordWrite: (ms: number) => session.recordWrite(ms),
+    close() {
+      out.closed = true;
+      session.close();
+    },
+  };
+  return out;
+}
+
+/** A writable whose writes stay unfinished until {@link Held.release}: always full after one line. */
+class Held extends Writable {
+  readonly lines: string[] = [];
+  readonly #pending: (() => void)[] = [];
+  constructor() {
+    super({ highWaterMark: 1 });
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.lines.push(chunk.toString('utf8'));
+    this.#pending.push(done);
+  }
+  /** Finishes the oldest write (the stream emits 'drain' once none is left). */
+  release(): void {
+    this.#pending.shift()?.();
+  }
+}
+
+/** Lets streams deliver what they hold (their events run on later ticks). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Waits, polling, until `ready()` (a generous bound: the machine may be slow). */
+async function until(ready: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 6000 && !ready(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!ready()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Requests with large responses: a game, a vector environment of `n` games with observations, then `resets` resets of it. */
+function heavyRequests(n: number, resets: number): string {
+  const out = ['{"id":1,"op":"make_game"}', `{"id":2,"op":"vec_make","game_id":"g1","num_envs":${n},"seed":"bp","observations":true}`];
+  for (let i = 0; i < resets; i++) out.push(`{"id":${3 + i},"op":"vec_reset","env_id":"v1"}`);
+  return `${out.join('\n')}\n`;
+}
+
+describe('serve: back-pressure', () => {
+  test('no line is handled while the output is full; one more per drain; the lines of a closed input are still answered, in order, then the session ends', async () => {
+    const input = new PassThrough();
+    const output = new Held();
+    const session = counted(createSession(TEST_CONFIG));
+    let ended = false;
+    runSession(input, output, session, () => (ended = true));
+    expect(output.lines).toHaveLength(1); // the hello line, not yet finished: the output is full
+    input.write(heavyRequests(2, 20));
+    await settle();
+    expect(session.handled).toBe(0);
+    expect(input.isPaused()).toBe(true);
+    input.end('{"id":23,"op":"info"}'); // the last line has no newline
+    await settle();
+    expect(session.handled).toBe(0);
+    expect(ended).toBe(false);
+    for (let n = 1; n <= 23; n++) {
+      output.release();
+      await settle();
+      expect(session.handled).toBe(n);
+      expect(output.lines).toHaveLength(n + 1);
+      // The session ends once its last answer is handed to the output.
+      expect(ended).toBe(n === 23);
+    }
+    expect(ended).toBe(true);
+    expect(session.closed).toBe(true);
+    const responses = output.lines.slice(1).map((l) => JSON.parse(l) as { id: number; ok: boolean });
+    expect(responses.map((r) => r.id)).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
+    expect(responses.every((r) => r.ok)).toBe(true);
+  });
+
+  test('over TCP: a client that does not read holds the server to a few unread responses; then every response arrives, in order', async () => {
+    let session: ReturnType<typeof counted> | undefined;
+    let serverSocket: Socket | undefined;
+    const server = createServer({ allowHalfOpen: true }, (socket) => {
+      serverSocket = socket;
+      session = counted(createSession(TEST_CONFIG));
+      runSession(socket, socket, session, () => socket.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      client.pause();
+      // 20 games with observations: about 3.8 MB per response, far over the sockets' buffers.
+      const resets = 40;
+      client.write(heavyRequests(20, resets));
+      await until(() => serverSocket !== undefined && serverSocket.isPaused(), 'the server to stop reading');
+      let received = 0;
+      let worst = 0;
+      const ids: number[] = [];
+      const next = lines(client);
+      client.resume(); // paused explicitly: a 'data' listener alone does not resume it
+      expect(JSON.parse(await next())).toMatchObject({ hello: 'meeplekit' });
+      for (let i = 0; i < resets + 2; i++) {
+        const r = JSON.parse(await next()) as { id: number; ok: boolean };
+        received++;
+        ids.push(r.id);
+        expect(r.ok).toBe(true);
+        // Handled but not yet read by the client: what the server and the sockets hold.
+        worst = Math.max(worst, session!.handled - received);
+      }
+      expect(ids).toEqual(Array.from({ length: resets + 2 }, (_, i) => i + 1));
+      expect(worst).toBeLessThanOrEqual(20);
+      client.end();
+      await until(() => session!.closed, 'the session to end');
+    } finally {
+      server.close();
+    }
+  }, 120_000);
+
+  test('over stdio: requests with large responses, stdin closed before any is read: all answered in order, then the process ends with code 0', async () => {
+    const child = start();
+    const done = exited(child);
+    child.stdout.pause();
+    child.stdin.end(heavyRequests(20, 10));
+    // Nothing is read until the server has had the time to answer everything it can.
+    await until(() => child.stdin.writableFinished, 'stdin to be written');
+    const next = lines(child.stdout);
+    child.stdout.resume();
+    expect(JSON.parse(await next())).toMatchObject({ hello: 'meeplekit' });
+    for (let i = 1; i <= 12; i++) expect(JSON.parse(await next())).toMatchObject({ id: i, ok: true });
+    expect(await done).toEqual({ code: 0, stderr: '' });
+  }, 120_000);
 });

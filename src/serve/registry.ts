@@ -26,6 +26,8 @@ export interface Registry<E extends Entry> {
   get<K extends E['kind']>(value: unknown, kind: K, field: string): Checked<Extract<E, { kind: K }>>;
   /** Removes the handles `ids` names (unknown ones are skipped: deleting is idempotent); returns how many it removed. A non-string id refuses the whole list. */
   remove(ids: readonly unknown[], field: string): Checked<number>;
+  /** Removes every handle (the session is over). */
+  clear(): void;
 }
 
 const KIND_NAMES: Readonly<Record<string, string>> = { game: 'a game', state: 'a state', vec: 'a vector environment' };
@@ -71,6 +73,10 @@ export function createRegistry<E extends Entry>(): Registry<E> {
         n++;
       }
       return ok(n);
+    },
+    clear() {
+      entries.clear();
+      used = 0;
     },
   };
   return registry;

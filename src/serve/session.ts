@@ -30,6 +30,8 @@ export interface Session {
   oversized(bytes: number): string;
   /** Adds the time the transport spent writing a response (reported by `stats` as `write_ms`). */
   recordWrite(ms: number): void;
+  /** Ends the session: every handle is freed. Called once by the transport when the connection is over. */
+  close(): void;
 }
 
 const now = (): number => performance.now();
@@ -153,6 +155,9 @@ export function createSession(config: ServeConfig): Session {
     },
     recordWrite(ms) {
       writeMs += ms;
+    },
+    close() {
+      handles.clear();
     },
   };
 }

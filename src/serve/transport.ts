@@ -99,39 +99,89 @@ export function lineQueue(stream: Readable): () => Promise<string> {
 const BLANK = /^\s*$/;
 
 /**
- * Runs a session over a pair of streams: writes the hello line, then answers each request line in
- * order. Reading pauses while the output is full (a slow TCP client). `onEnd` is called when the
- * input ends, after the last answer is written.
+ * Runs a session over a pair of streams: writes the hello line, then answers each request line
+ * with exactly one response line, in order.
+ *
+ * Back-pressure: no request is handled while the output is full (a write returned false, or
+ * `writableNeedDrain`); handling resumes on `'drain'`. The lines already read but not yet handled
+ * wait in a queue, and reading pauses while that queue is not empty, so the queue holds at most the
+ * lines of the chunks read before the pause, and the output at most its buffer plus one response.
+ *
+ * When the input ends, the lines still queued are answered as long as the output can be written;
+ * then `onEnd` is called. If the output closes first (the reader went away), the queued lines are
+ * dropped, and the rest of the input is read and ignored. Either way `session.close()` is called
+ * once, when the session is over.
  */
 export function runSession(input: Readable, output: Writable, session: Session, onEnd: () => void): void {
+  /** Lines read and not yet handled: a line, or the byte count of a line over the limit. */
+  let queue: (string | number | undefined)[] = [];
+  let head = 0;
   let closed = false;
-  output.on('close', () => {
-    closed = true;
-  });
+  let inputEnded = false;
+  let waitingForDrain = false;
+  let over = false;
+  const finish = (): void => {
+    if (over) return;
+    over = true;
+    session.close();
+    onEnd();
+  };
   const write = (line: string): void => {
     if (closed) return;
     const t = performance.now();
-    const room = output.write(`${line}\n`);
+    output.write(`${line}\n`);
     session.recordWrite(performance.now() - t);
-    if (!room && !input.isPaused()) {
-      input.pause();
-      output.once('drain', () => input.resume());
+  };
+  /** Handles queued lines until the queue is empty or the output is full. */
+  const pump = (): void => {
+    while (head < queue.length) {
+      if (closed) break;
+      if (output.writableNeedDrain) {
+        if (!waitingForDrain) {
+          waitingForDrain = true;
+          output.once('drain', () => {
+            waitingForDrain = false;
+            pump();
+          });
+        }
+        if (!inputEnded && !input.isPaused()) input.pause();
+        return;
+      }
+      const item = queue[head];
+      queue[head++] = undefined;
+      write(typeof item === 'string' ? session.handle(item) : session.oversized(item!));
     }
+    queue = [];
+    head = 0;
+    if (inputEnded) finish();
+    else if (input.isPaused()) input.resume();
   };
   const reader = createLineReader(
     LIMITS.lineBytes,
     (line) => {
-      if (!BLANK.test(line)) write(session.handle(line));
+      if (!BLANK.test(line)) queue.push(line);
     },
-    (bytes) => write(session.oversized(bytes)),
+    (bytes) => queue.push(bytes),
   );
+  output.on('close', () => {
+    closed = true;
+    queue = [];
+    head = 0;
+    // Nothing more can be answered: the rest of the input is read and dropped.
+    if (!inputEnded && input.isPaused()) input.resume();
+    if (inputEnded) finish();
+  });
   write(session.hello);
   input.on('data', (chunk: Buffer) => {
-    if (!closed) reader.push(chunk);
+    if (closed) return;
+    reader.push(chunk);
+    if (!waitingForDrain) pump();
+    else if (!input.isPaused()) input.pause();
   });
   input.on('end', () => {
-    reader.end();
-    onEnd();
+    inputEnded = true;
+    if (!closed) reader.end();
+    if (!waitingForDrain || closed) pump();
   });
 }
 
@@ -158,7 +208,8 @@ export const SERVE_HOST = '127.0.0.1';
  * server once it listens (its `address()` has the port), or rejects (a port in use).
  */
 export function serveTcp(port: number, config: ServeConfig): Promise<Server> {
-  const server = createServer((socket: Socket) => {
+  // Half-open: a client may end its side after its last request and still read every answer.
+  const server = createServer({ allowHalfOpen: true }, (socket: Socket) => {
     socket.setNoDelay(true);
     // A client that goes away (ECONNRESET, EPIPE) ends its session only.
     socket.on('error', () => socket.destroy());
