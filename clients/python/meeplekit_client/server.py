@@ -68,7 +68,7 @@ def _command_source(command: Optional[Command]) -> str:
     return "environment" if os.environ.get(ENV_VAR) else "default"
 
 
-HOW_TO_POINT = (
+_HOW_TO_POINT = (
     f"To point the client at a server: set {ENV_VAR} to the command that starts one, such as "
     f'{ENV_VAR}="node /path/to/meeplekit/dist/cli.js serve" for a checkout of meeplekit (after npm run build '
     "there), or pass that command to Server(...); or start one with 'meeplekit serve --port 7000' and connect "
@@ -83,10 +83,10 @@ def _startup_hint(source: str, argv: List[str]) -> str:
     if source == "default":
         return (
             f"\nThe client ran its default command, {shlex.join(argv)}, which only works where the meeplekit "
-            f"npm package is installed in the current project (npm install meeplekit), since {ENV_VAR} is not set. " + HOW_TO_POINT
+            f"npm package is installed in the current project (npm install meeplekit), since {ENV_VAR} is not set. " + _HOW_TO_POINT
         )
     if source == "environment":
-        return f"\nThe command came from {ENV_VAR}={os.environ.get(ENV_VAR, '')!r}: check it. " + HOW_TO_POINT
+        return f"\nThe command came from {ENV_VAR}={os.environ.get(ENV_VAR, '')!r}: check it. " + _HOW_TO_POINT
     return ""
 
 
@@ -195,7 +195,7 @@ class Server:
             raise ServerError(
                 "client/spawn",
                 f"could not start meeplekit serve with {shlex.join(self.command)}: {e}."
-                + (_startup_hint(source, self.command) or "\nInstall Node 20 or later and meeplekit. " + HOW_TO_POINT),
+                + (_startup_hint(source, self.command) or "\nInstall Node 20 or later and meeplekit. " + _HOW_TO_POINT),
             ) from e
         try:
             self._start_session(transport, startup_timeout, time.monotonic(), request_timeout)
@@ -444,7 +444,9 @@ class Server:
     def request_many(self, requests: Iterable[Tuple[str, Mapping[str, Any]]], raise_errors: bool = True) -> List[Any]:
         """Sends several requests in one write and reads their responses (one round trip). Returns
         each response's fields; with ``raise_errors=False`` an error response is returned as a
-        :class:`MeepleError` instead of raised (after all responses are read)."""
+        :class:`MeepleError` instead of raised (after all responses are read). A request whose
+        line would pass :data:`MAX_LINE_BYTES` is not sent and fails alone with
+        ``protocol/too-large``."""
         with self._lock:
             self._check_usable()
             lines, skip = self._lines(requests)
