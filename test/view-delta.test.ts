@@ -285,7 +285,9 @@ describe('applyViewDelta refuses what does not fit, never throws, and leaves the
   });
 
   test('a key named __proto__ is set as data, never as the prototype', () => {
-    const r = must(applyViewDelta(v0, { ...good, ops: [['/modules/__proto__', { polluted: 1 }]] }));
+    // Without a target fingerprint (a delta of an earlier version), so that the edited ops apply.
+    const { target: _target, ...untargeted } = good;
+    const r = must(applyViewDelta(v0, { ...untargeted, ops: [['/modules/__proto__', { polluted: 1 }]] }));
     expect(Object.getPrototypeOf(r.modules)).toBe(Object.prototype);
     expect(Object.keys(r.modules)).toContain('__proto__');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -306,4 +308,104 @@ describe('applyViewDelta refuses what does not fit, never throws, and leaves the
     ].map((r) => (r.ok ? 'made' : r.error.code));
     expect(codes).toEqual(['view/mismatch', 'view/mismatch', 'view/mismatch', 'view/malformed']);
   });
+});
+
+describe('applyViewDelta refuses operations that do not leave a view of the same game and viewer (issue 26)', () => {
+  const { states } = playGame(classic, 2, 'delta-shapes');
+  const v0 = deepFreeze(must(publicView(classic, states[10]!, 0)));
+  const good = must(viewDelta(v0, must(publicView(classic, states[11]!, 0))));
+  const { target: _target, ...untargeted } = good;
+  const text = JSON.stringify(v0);
+
+  const attacks: [string, unknown[], string][] = [
+    ['the whole view replaced by { version: 1 }', ['', { version: 1 }], 'view.ruleset'],
+    ['scores set to a string', ['/scores', 'many'], 'view.scores'],
+    ['a score set to a fraction', ['/scores/1', 2.5], 'view.scores[1]'],
+    ['viewer set to 7', ['/viewer', 7], 'view.viewer'],
+    ['viewer set to the other player', ['/viewer', 1], 'view.viewer'],
+    ['turn set to NaN (null in JSON)', ['/turn', Number.NaN], 'view.turn'],
+    ['tiles removed', ['/tiles'], 'view.tiles'],
+    ['a tile turned 5 times', ['/tiles/0/rotation', 5], 'view.tiles[0]'],
+    ['a follower of player 9', ['/followers', 0, 0, { player: 9, x: 0, y: 0, feature: 'c1' }], 'view.followers[0]'],
+    ['a bag total that is not the sum of its counts', ['/bag/total', 3], 'view.bag.total'],
+    ['the step removed', ['/step'], 'view.step'],
+    ['modules set to a list', ['/modules', []], 'view.modules'],
+    ['the version changed', ['/version', 2], 'view.version'],
+  ];
+  for (const [label, delta] of [['with a target fingerprint', good], ['without one (a delta of an earlier version)', untargeted]] as const) {
+    test.each(attacks)(`${label}: %s`, (_name, op, path) => {
+      const r = applyViewDelta(v0, { ...delta, ops: [...good.ops, op] });
+      expect(r.ok ? 'applied' : r.error.code).toBe('view/malformed');
+      if (!r.ok && delta === untargeted) expect(r.error.path).toBe(path);
+      expect(JSON.stringify(v0)).toBe(text);
+    });
+  }
+
+  test('a target that is not a string is refused', () => {
+    const r = applyViewDelta(v0, { ...good, target: 7 });
+    expect(r.ok ? 'applied' : r.error.code).toBe('view/malformed');
+  });
+
+  test('a delta without a target (made before it existed) still applies', () => {
+    expect(JSON.stringify(must(applyViewDelta(v0, JSON.parse(JSON.stringify(untargeted)))))).toBe(JSON.stringify(must(publicView(classic, states[11]!, 0))));
+  });
+});
+
+describe('the target fingerprint: reordered, dropped or doubled operations never make a wrong view', () => {
+  test('over 100 moves of all modules: each change either is refused or makes exactly the right view, and the fingerprint refuses some that have a view\'s shape', () => {
+    const { states } = playGame(allModules, 3, 'delta-tampered', 100);
+    let caughtByTarget = 0;
+    let tried = 0;
+    for (const viewer of [0]) {
+      for (let i = 1; i < states.length; i++) {
+        const before = deepFreeze(must(publicView(allModules, states[i - 1]!, viewer)));
+        const after = JSON.stringify(must(publicView(allModules, states[i]!, viewer)));
+        const delta = must(viewDelta(before, must(publicView(allModules, states[i]!, viewer))));
+        const { target: _target, ...untargeted } = delta;
+        const ops = delta.ops;
+        const variants: ViewDelta['ops'][] = [[...ops].reverse(), [...ops, ...ops]];
+        for (let k = 0; k < ops.length; k++) {
+          variants.push([...ops.slice(0, k), ...ops.slice(k + 1)]);
+          variants.push([...ops.slice(0, k + 1), ops[k]!, ...ops.slice(k + 1)]);
+        }
+        for (const changed of variants) {
+          tried++;
+          const r = applyViewDelta(before, { ...delta, ops: changed });
+          if (r.ok) expect(JSON.stringify(r.value)).toBe(after);
+          else expect(r.error.code).toBe('view/malformed');
+          const loose = applyViewDelta(before, { ...untargeted, ops: changed });
+          if (loose.ok && JSON.stringify(loose.value) !== after) caughtByTarget++;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThan(500);
+    expect(caughtByTarget).toBeGreaterThan(100);
+  }, 60_000);
+});
+
+describe('property: the deltas of random play round-trip', () => {
+  const plan = fc.record({ seed: fc.string({ maxLength: 8 }), players: fc.integer({ min: 2, max: 4 }), choices: fc.array(fc.nat(), { maxLength: 250 }) });
+  test.each([
+    ['classic', classic, 4],
+    ['count, king-robber, princess-dragon, shrines, tower', allModules, 2],
+  ] as const)('%s: through JSON, every viewer, each delta applied to the view before makes the view after', (_name, rules, numRuns) => {
+    fc.assert(
+      fc.property(plan, ({ seed, players, choices }) => {
+        let state = must(newGame(rules, { players, seed }));
+        const viewers = [...Array.from({ length: players }, (_, p) => p), null];
+        let held = viewers.map((v) => must(publicView(rules, state, v)));
+        for (let i = 0; state.step.kind !== 'game-over'; i++) {
+          const legal = legalMoves(rules, state);
+          state = must(applyMove(rules, state, legal[(choices[i] ?? 0) % legal.length]!)).state;
+          held = viewers.map((v, j) => {
+            const next = must(publicView(rules, state, v));
+            const applied = must(applyViewDelta(held[j]!, JSON.parse(JSON.stringify(must(viewDelta(held[j]!, next)))) as unknown));
+            expect(JSON.stringify(applied)).toBe(JSON.stringify(next));
+            return applied;
+          });
+        }
+      }),
+      { numRuns },
+    );
+  }, 120_000);
 });
