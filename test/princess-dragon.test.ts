@@ -38,7 +38,8 @@ import {
 } from '../src/expansions/princess-dragon/index.js';
 import { tower, type TowerState } from '../src/expansions/tower/index.js';
 import { challenges, shrines } from '../src/expansions/shrines/index.js';
-import { count } from '../src/expansions/count/index.js';
+import { COUNT, count, type CountState, type Quarter } from '../src/expansions/count/index.js';
+import { cloneState } from '../src/core/engine/clone.js';
 import { createResearchSimulator as createResearch } from '../src/ai/index.js';
 import { createRandomSource, createSimulator } from '../src/index.js';
 import { must, rigDraw, Scenario, scoredOf, readableId } from './helpers.js';
@@ -417,7 +418,25 @@ describe('the fairy ("Víla")', () => {
   });
 });
 
-describe('with the other modules (hook order: Tower 50, Princess and Dragon 60, Count 70)', () => {
+/**
+ * Rigs the City of Carcassonne (rule tests only, like `rigDraw`; test/count.test.ts has the same):
+ * followers of each player into quarters, taken from their supplies, and the Count where wanted.
+ */
+function rigCity(sc: Scenario, quarters: Partial<Record<Quarter, readonly number[]>>, at: Quarter): Scenario {
+  const s = cloneState(sc.state);
+  const c = s.ext[COUNT] as CountState;
+  for (const [q, counts] of Object.entries(quarters) as [Quarter, readonly number[]][]) {
+    counts.forEach((n, p) => {
+      c.quarters[q][p]! += n;
+      s.supply[p]! -= n;
+    });
+  }
+  c.count = at;
+  sc.state = s;
+  return sc;
+}
+
+describe('with the other modules (hook order: Tower 50, Count 70, Princess and Dragon 80)', () => {
   test('tower: the capture comes before the flight (the Tower\'s Q&A: "Nejdříve je uvězněna figurka, až poté nastává pohyb draka")', () => {
     const r = must(createRuleset({ game: 'classic', expansions: [princessDragon(), tower()] }));
     const sc = new Scenario(r, 2, 'capture-then-fly');
@@ -485,6 +504,69 @@ describe('with the other modules (hook order: Tower 50, Princess and Dragon 60, 
     expect(targets(sc, 'princess-dragon/move-dragon')).toEqual(['2,-1', '1,0']);
     fly(sc, 1, 0);
     expect(slice(sc).dragon).toEqual({ x: 1, y: 0 });
+  });
+});
+
+describe('the fairy with the Count of Carcassonne (issue 26, A)', () => {
+  const withCount = must(createRuleset({ game: 'classic', expansions: [princessDragon(), count()] }));
+
+  /**
+   * The City lies at x 0..3, y 0..2; its north strip is a field. Red (0) puts a farmer on E at
+   * 1,-1 (its city cap facing north, its field joining the strip), then moves the fairy there.
+   * Blue (1) closes that city with E at 1,-2 facing south: two tiles, nobody on them. The city's
+   * root segment is E at 1,-1, the fairy's tile: a follower moved out of the castle stands there.
+   *
+   *        0    1    2
+   *  -2         E        (blue closes the city)
+   *  -1         E*       * red's farmer, the fairy
+   *   0  CO1  CO2  CO3 ...
+   */
+  function closing(castle: readonly number[]): Scenario {
+    const sc = new Scenario(withCount, 2, 'fairy-count');
+    lay(sc, 'E', 1, -1, 0).play({ type: 'deploy', player: 0, feature: 'f1' });
+    lay(sc, 'U', -1, 0, 0).play({ type: 'pass', player: 1 });
+    lay(sc, 'U', -2, 0, 0).play({ type: 'princess-dragon/fairy', player: 0, x: 1, y: -1 });
+    rigCity(sc, { castle }, 'cathedral');
+    lay(sc, 'E', 1, -2, 2).play({ type: 'pass', player: 1 });
+    return sc;
+  }
+
+  test('fairy and Count: a follower moved out of the castle onto the fairy\'s tile earns her 3 points (the rulebook, "Víla": "Pri hodnotení oblastí ... hráč, ktorého figúrka stojí na poličku s vílou, dostane tri body"; the Count\'s rules: "ještě před přidělením bodů ... Teprve poté se provede vyhodnocení")', () => {
+    const sc = closing([1, 0]);
+    expect(sc.state.step).toEqual({ kind: 'count/move-out', player: 0, quarter: 'castle', feature: { kind: 'city', x: 1, y: -1, feature: 'c1' } });
+    sc.play({ type: 'count/move-out', player: 0, count: 1 });
+    // The follower stands on the city's root segment, E at 1,-1, by the fairy: the city's 4 points and her 3.
+    expect(scoredOf(sc.events).filter((e) => e[2] === 'city')).toEqual([
+      [0, 3, 'city', 'princess-dragon/fairy'],
+      [0, 4, 'city', 'completed'],
+    ]);
+    expect(sc.state.scores).toEqual([7, 0]);
+    expect(slice(sc).fairy).toEqual({ x: 1, y: -1 });
+  });
+
+  test('fairy and Count: two followers moved out by her earn their player 3 points once ("hráč ... dostane tri body")', () => {
+    const sc = closing([2, 0]);
+    sc.play({ type: 'count/move-out', player: 0, count: 2 });
+    expect(scoredOf(sc.events).filter((e) => e[3] === 'princess-dragon/fairy' && e[2] === 'city')).toEqual([[0, 3, 'city', 'princess-dragon/fairy']]);
+    expect(sc.state.scores).toEqual([7, 0]);
+    // All of them went home after the scoring; the farmer stays by the fairy.
+    expect(sc.state.supply).toEqual([6, 7]);
+  });
+
+  test('fairy and Count: a follower moved out stands on the city\'s root segment, its oldest tile: away from the fairy on another of its tiles, it earns nothing from her (the reading, docs/expansions/princess-dragon.md)', () => {
+    // E at 1,-1 (nobody), then G at 1,-2 (city north-south) with red's farmer east of it and the
+    // fairy there; blue closes the city E-G-E with E at 1,-3. Its root segment is E at 1,-1.
+    const sc = new Scenario(withCount, 2, 'fairy-count-away');
+    lay(sc, 'E', 1, -1, 0).play({ type: 'pass', player: 0 });
+    lay(sc, 'U', -1, 0, 0).play({ type: 'pass', player: 1 });
+    lay(sc, 'G', 1, -2, 1).play({ type: 'deploy', player: 0, feature: 'f1' });
+    lay(sc, 'U', -2, 0, 0).play({ type: 'pass', player: 1 });
+    lay(sc, 'U', -3, 0, 0).play({ type: 'princess-dragon/fairy', player: 0, x: 1, y: -2 });
+    rigCity(sc, { castle: [1, 0] }, 'cathedral');
+    lay(sc, 'E', 1, -3, 2).play({ type: 'pass', player: 1 });
+    sc.play({ type: 'count/move-out', player: 0, count: 1 });
+    expect(must(featureAt(withCount, sc.state, { x: 1, y: -2, feature: 'f1' })).followers).toEqual([{ player: 0, x: 1, y: -2, feature: 'f1' }]);
+    expect(scoredOf(sc.events).filter((e) => e[2] === 'city')).toEqual([[0, 6, 'city', 'completed']]);
   });
 });
 

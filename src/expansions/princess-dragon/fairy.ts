@@ -6,6 +6,13 @@
  * at the start of a player's turn, a follower of theirs on its tile earns them 1 point; when a
  * feature holding a follower on its tile is scored, that follower's owner gets 3 points, whatever
  * the majority; the follower comes back, the fairy stays.
+ *
+ * "hráč, ktorého figúrka stojí na poličku s vílou, dostane tri body": the player gets three
+ * points, once per scored feature however many of their followers stand on it by her (two can,
+ * when the Count's followers come out of the City onto it). Those 3 points are given when the
+ * feature is scored ("Pri hodnotení oblastí"), after every module's `beforeScoring` that puts
+ * followers on it: the module's hook order (80) comes after the Count's (70), whose move-out round
+ * happens "ještě před přidělením bodů" (before the points are given).
  */
 import { deployTargets } from '../../core/engine/play.js';
 import { type HookContext } from '../../core/expansion.js';
@@ -167,20 +174,38 @@ function rootOf(state: Immutable<GameView>, i: number): number {
 }
 
 /**
- * Before feature `root` is scored: 3 points to the owner of each follower on it standing on the
- * fairy's tile. Most completed features hold no follower: the count the feature graph keeps on
- * each one says so without a look at the followers.
+ * Just before feature `root` is scored (the module's `beforeScoring`, after the Count's move-out
+ * round: hook order 80 after 70): 3 points to each player with a follower on it standing on the
+ * fairy's tile, once per player, in the order of their first such follower. Most completed
+ * features hold no follower: the count the feature graph keeps on each one says so without a
+ * look at the followers.
  */
 export function fairyScoring(ctx: HookContext, root: number): void {
   if (ctx.state.features.followers[root] === 0) return;
-  for (const i of onFairyTile(ctx.state)) if (rootOf(ctx.state, i) === root) award(ctx, ctx.state.followers[i]!.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
+  let paid = 0;
+  for (const i of onFairyTile(ctx.state)) {
+    const player = ctx.state.followers[i]!.player;
+    if ((paid & (1 << player)) !== 0 || rootOf(ctx.state, i) !== root) continue;
+    paid |= 1 << player;
+    award(ctx, player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
+  }
 }
 
 /**
  * The final scoring (after the base game's): every follower still on the fairy's tile stands on
  * a feature the final scoring evaluates (an unfinished road, city or cloister, or a field): 3
- * points to its owner. (A follower on a tower top is on no feature and earns nothing.)
+ * points to its owner, once per player and feature (as {@link fairyScoring}). (A follower on a
+ * tower top is on no feature and earns nothing.)
  */
 export function fairyFinal(ctx: HookContext): void {
-  for (const i of onFairyTile(ctx.state)) award(ctx, ctx.state.followers[i]!.player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', rootOf(ctx.state, i));
+  const paid: number[] = [];
+  for (const i of onFairyTile(ctx.state)) {
+    const player = ctx.state.followers[i]!.player;
+    const root = rootOf(ctx.state, i);
+    // One number per (feature, player): players are fewer than 8.
+    const key = root * 8 + player;
+    if (paid.includes(key)) continue;
+    paid.push(key);
+    award(ctx, player, FAIRY_SCORING_POINTS, 'princess-dragon/fairy', root);
+  }
 }

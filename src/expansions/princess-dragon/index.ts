@@ -35,9 +35,12 @@
  * `follower-returned`), and `scored` events with reason `princess-dragon/fairy`. Error codes: the
  * table in docs/expansions/princess-dragon.md.
  *
- * Hook order 60: after the Tower (50), whose capture is part of the action and so comes before the
- * flight (`afterAction`); before the Count (70), whose "scored nothing" then sees the fairy's 3
- * points as points of the scoring, which they are.
+ * Hook order 80: after the Tower (50), whose capture is part of the action and so comes before the
+ * flight (`afterAction`); after the Count (70), whose move-out round (its `beforeScoring`) puts
+ * followers from the City onto a completed feature "ještě před přidělením bodů" (before the points
+ * are given): the fairy's 3 points, given "Pri hodnotení oblastí" (when the feature is scored), go
+ * to the followers standing on it after that round, just before the base game scores it. The
+ * Count's "scored nothing" (its `afterScoring`) still sees them as points of the scoring.
  *
  * @example
  * ```ts
@@ -244,7 +247,8 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
 
   const expansion: Expansion = {
     id: PRINCESS_DRAGON,
-    order: 60,
+    // After the Count (70): the fairy's 3 points are given once its move-out round is over.
+    order: 80,
     options: chosen,
     tiles: princessDragonTileDefs(),
     validate: () => problem,
