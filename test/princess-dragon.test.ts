@@ -570,6 +570,93 @@ describe('the fairy with the Count of Carcassonne (issue 26, A)', () => {
   });
 });
 
+describe('the dragon and the City of Carcassonne (issue 26, B)', () => {
+  const withCount = must(createRuleset({ game: 'classic', expansions: [princessDragon(), count()] }));
+
+  /**
+   * The City at x 0..3, y 0..2; its centre squares CO6 (1,1) and CO7 (2,1) are all city. Red (0)
+   * deploys through a portal (PD-20 north of the City) onto CO9's field, and moves the fairy
+   * onto CO9; blue lays the volcano PD-03 at 0,3 (its city closes the cap CS), the dragon lands;
+   * red lays the dragon tile PD-11 at 2,3 (its road continuing the stub RS):
+   *
+   *        0    1    2    3
+   *  -1         P             P: the portal PD-20
+   *   0  CO1  CO2  CO3  CO4
+   *   1  CO5  CO6  CO7  CO8   CO6, CO7: the centre, all city
+   *   2  CO9* CO10 CO11 CO12  * red's farmer, the fairy
+   *   3  V    B    D          V: the volcano, B: a cloister, D: the dragon tile
+   *
+   * The flight: 0,3 (start) -> 1,3 -> 2,3 -> CO11 (2,2), next to CO7 -> CO10 (1,2), next to CO6.
+   */
+  function flight(): Scenario {
+    const sc = new Scenario(withCount, 2, 'dragon-centre');
+    lay(sc, 'PD-20', 1, -1, 0).play({ type: 'princess-dragon/portal', player: 0, x: 0, y: 2, feature: 'f1' });
+    lay(sc, 'B', 1, 3, 0).play({ type: 'pass', player: 1 });
+    lay(sc, 'U', -1, 0, 0).play({ type: 'princess-dragon/fairy', player: 0, x: 0, y: 2 });
+    lay(sc, 'PD-03', 0, 3, 0); // blue: the volcano; no action
+    expect(slice(sc).dragon).toEqual({ x: 0, y: 3 });
+    lay(sc, 'PD-11', 2, 3, 2).play({ type: 'pass', player: 0 });
+    fly(sc, 1, 3); // red
+    fly(sc, 2, 3); // blue
+    return sc;
+  }
+
+  test('dragon: next to a centre square of the City it cannot step onto it (the Count\'s rules: "Drak může létat vně města Carcassonne, považovat oblasti krajiny za normální kartičky"; "Do města Carcassonne nelze umístit draka ani vílu")', () => {
+    const sc = flight();
+    fly(sc, 2, 2); // red: onto CO11, a rim square with landscape (the road stub RS, the fields)
+    expect(slice(sc).dragon).toEqual({ x: 2, y: 2 });
+    // North is CO7, all city: not offered, and refused. East CO12 and west CO10 are rim squares.
+    expect(targets(sc, 'princess-dragon/move-dragon')).toEqual(['3,2', '1,2']);
+    expect(whyIllegal(withCount, sc.state, { type: 'princess-dragon/move-dragon', player: 1, x: 2, y: 1 })?.code).toBe('princess-dragon/city-centre');
+    // The research interface's actions agree: only the two moves.
+    const research = createResearch(withCount, sc.state);
+    expect(research.legalActions()).toHaveLength(2);
+  });
+
+  test('dragon: with no step left but into the centre of the City, the flight ends ("Slepá ulička: Ak drak vstúpil na pole, z ktorého nemôže podľa pravidiel ďalej pokračovať ... je ťah draka na konci")', () => {
+    const sc = flight();
+    fly(sc, 2, 2); // red: CO11
+    fly(sc, 1, 2); // blue: CO10; north CO6 (centre), east visited, south 1,3 visited, west CO9 the fairy's
+    expect(eventsOf(sc, 'princess-dragon/flight-ended')).toEqual([{ type: 'princess-dragon/flight-ended', steps: 4, at: { x: 1, y: 2 } }]);
+    expect(slice(sc).flight).toBeNull();
+    expect(sc.state.step).toMatchObject({ kind: 'place-tile', player: 1 });
+  });
+
+  test('dragon: random games with the Count never take it into the centre of the City (playRandom and playout, whose deploy step is counted and drawn apart)', () => {
+    let steps = 0;
+    for (let i = 0; i < 24; i++) {
+      const sim = must(createSimulator(withCount, must(newGame(withCount, { players: 2 + (i % 3), seed: `centre-${i}` })), { events: true }));
+      const random = createRandomSource(`centre-${i}`);
+      if (i % 2 === 0) while (!sim.isOver()) sim.playRandom(random);
+      else sim.playout(random);
+      for (const e of sim.takeEvents()) {
+        if (e.type !== 'princess-dragon/dragon-moved') continue;
+        steps++;
+        const to = (e as unknown as { to: { x: number; y: number } }).to;
+        expect(to.y === 1 && (to.x === 1 || to.x === 2), `game ${i}: the dragon entered ${to.x},${to.y}`).toBe(false);
+      }
+    }
+    expect(steps).toBeGreaterThan(100);
+  });
+});
+
+describe('the dragon\'s tile (issue 26, C)', () => {
+  test('portal: a follower may go onto a feature of the dragon\'s tile (the rulebook, "Tajná chodba": "Nesmie teda figúrku umiestniť na už ohodnotené územie alebo na také územie, kde už stojí iná figúrka"; nothing keeps followers off the dragon\'s tile)', () => {
+    // D at 0,0; U at 1,0; the volcano PD-01 at 0,1 brings the dragon; red lays the portal PD-19 at
+    // -1,0 and deploys onto the volcano's field, under the dragon.
+    const sc = new Scenario(rules, 2, 'dragon-tile');
+    sc.place('U', 1, 0, 0);
+    lay(sc, 'PD-01', 0, 1, 0);
+    expect(slice(sc).dragon).toEqual({ x: 0, y: 1 });
+    lay(sc, 'PD-19', -1, 0, 0);
+    expect(targets(sc, 'princess-dragon/portal')).toContain('0,1 f1');
+    expect(whyIllegal(rules, sc.state, { type: 'princess-dragon/portal', player: 0, x: 0, y: 1, feature: 'f1' })).toBeNull();
+    sc.play({ type: 'princess-dragon/portal', player: 0, x: 0, y: 1, feature: 'f1' });
+    expect(sc.state.followers).toEqual([{ player: 0, tile: 2, local: 0 }]);
+    expect(slice(sc).dragon).toEqual({ x: 0, y: 1 });
+  });
+});
+
 describe('views and saved states', () => {
   test('observe: the dragon, the fairy and a flight are public, shown whole to every viewer', () => {
     const sc = new Scenario(rules, 4, 'view');

@@ -10,6 +10,16 @@
  * hráč túto svoju figurku vziať späť do zásoby"; the dead end ("Slepá ulička"); no flight while
  * the dragon is off the board ("Pozor: Ak ešte nie je odkrytá žiadna karta so sopkou ..."); dragon
  * tiles drawn before the first volcano are set aside and shuffled back in when it is laid.
+ *
+ * With the Count of Carcassonne, the dragon flies over landscape only: the Count's rules, "Drak
+ * může létat vně města Carcassonne, považovat oblasti krajiny za normální kartičky a jíst na nich
+ * všechny figurky" (the dragon may fly outside the City, treat its landscape areas as ordinary
+ * tiles and eat every follower on them) and "Do města Carcassonne nelze umístit draka ani vílu"
+ * (neither the dragon nor the fairy may be put into the City). The City's ten rim squares show
+ * landscape (fields, road stubs, city caps) and may be crossed; its two centre squares are all City
+ * (the City's inside alone, a feature no follower may stand on): the dragon never enters them. The
+ * rule, without naming the Count: the dragon enters only a tile with a feature a follower may be
+ * deployed on ({@link hasLandscape}); every land tile has one.
  */
 import { tileAt } from '../../core/board.js';
 import { type DrawFilter, type HookContext } from '../../core/expansion.js';
@@ -31,22 +41,35 @@ export interface DragonStep {
 }
 
 /** The dragon's moves of the current step: onto each neighbouring tile (N, E, S, W) it may enter. */
-export function dragonMoves(_rules: Ruleset, state: Immutable<GameView>): Move[] {
-  return movesOf(state, state.step.kind === 'game-over' ? -1 : state.step.player);
+export function dragonMoves(rules: Ruleset, state: Immutable<GameView>): Move[] {
+  return movesOf(rules, state, state.step.kind === 'game-over' ? -1 : state.step.player);
 }
 
 /**
- * The cells the dragon may enter next, north, east, south, west: a tile, not visited in this
- * flight, not the fairy's cell. Empty when it is off the board or not flying.
+ * The cells the dragon may enter next, north, east, south, west: a tile with landscape (not a
+ * centre square of the Count's City), not visited in this flight, not the fairy's cell. Empty
+ * when it is off the board or not flying.
  */
-export function dragonTargets(state: Immutable<GameView>): Cell[] {
-  return movesOf(state, -1).map((m) => ({ x: m.x, y: m.y }));
+export function dragonTargets(rules: Ruleset, state: Immutable<GameView>): Cell[] {
+  return movesOf(rules, state, -1).map((m) => ({ x: m.x, y: m.y }));
+}
+
+/**
+ * Whether the tile with index `t` has landscape the dragon may fly over: a feature a follower may
+ * be deployed on (every land tile has one; a centre square of the Count's City, all City, has
+ * none).
+ */
+export function hasLandscape(rules: Ruleset, state: Immutable<GameView>, t: number): boolean {
+  const kinds = rules.tiles[state.tiles[t]!.kind]!.kinds;
+  const deployable = rules.deployable;
+  for (let f = 0; f < kinds.length; f++) if (deployable[kinds[f]!]) return true;
+  return false;
 }
 
 /** The moves onto each cell the dragon may enter next (N, E, S, W), for `player`. */
-function movesOf(state: Immutable<GameView>, player: number): DragonMove[] {
+function movesOf(rules: Ruleset, state: Immutable<GameView>, player: number): DragonMove[] {
   const slice = pdSlice(state);
-  const sides = openSides(state, slice);
+  const sides = openSides(rules, state, slice);
   const out: DragonMove[] = [];
   if (sides === 0) return out;
   const at = cellKey(slice.dragon!.x, slice.dragon!.y);
@@ -63,11 +86,13 @@ type DragonMove = { readonly type: 'princess-dragon/move-dragon'; readonly playe
 
 /**
  * The sides (bit `side`: N, E, S, W) on which the dragon may enter the next cell (`slice`: the
- * state's): a tile, not visited in this flight, not the fairy's cell. 0 when it is off the board
- * or not flying. The visited cells and the fairy's are ruled out first (one pass, no look-up:
- * the cell it came from is always one), then the board is asked about the sides left.
+ * state's): a tile with landscape, not visited in this flight, not the fairy's cell. 0 when it is
+ * off the board or not flying. The visited cells and the fairy's are ruled out first (one pass,
+ * no look-up: the cell it came from is always one), then the board is asked about the sides left.
+ * Moves, targets, the end of a flight and random playouts (which list the dragon's moves at its
+ * step) all come from here.
  */
-function openSides(state: Immutable<GameView>, slice: Immutable<PrincessDragonState>): number {
+function openSides(rules: Ruleset, state: Immutable<GameView>, slice: Immutable<PrincessDragonState>): number {
   const at = slice.dragon;
   const flight = slice.flight;
   if (at === null || flight === null) return 0;
@@ -76,7 +101,11 @@ function openSides(state: Immutable<GameView>, slice: Immutable<PrincessDragonSt
   for (let i = 0; i < visited.length; i++) sides &= ~sideOf(at, visited[i]!);
   if (sides === 0) return 0;
   const k = cellKey(at.x, at.y);
-  for (let side = 0; side < 4; side++) if ((sides & (1 << side)) !== 0 && tileAt(state, k + SIDE_DELTA[side]!) < 0) sides &= ~(1 << side);
+  for (let side = 0; side < 4; side++) {
+    if ((sides & (1 << side)) === 0) continue;
+    const t = tileAt(state, k + SIDE_DELTA[side]!);
+    if (t < 0 || !hasLandscape(rules, state, t)) sides &= ~(1 << side);
+  }
   return sides;
 }
 
@@ -139,7 +168,7 @@ export function startFlight(ctx: HookContext, dragonTile: boolean): 'wait' | voi
 function nextStep(ctx: HookContext, steps: number): 'wait' | void {
   const s = ctx.state;
   const slice = pdSlice(s);
-  if (steps < FLIGHT_STEPS && openSides(s, slice) !== 0) {
+  if (steps < FLIGHT_STEPS && openSides(ctx.rules, s, slice) !== 0) {
     s.step = { kind: 'princess-dragon/dragon', player: (s.active + steps) % s.players, steps };
     return 'wait';
   }

@@ -9,6 +9,7 @@ import { followersOnTile } from '../../core/engine/scoring.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import type { GameView } from '../../core/state.js';
 import type { Immutable } from '../../core/types.js';
+import { hasLandscape } from './dragon.js';
 import { portalProblem } from './portal.js';
 import { decider, localOf, pdSlice, placedThisTurn, sameCell, tileIndexAt } from './state.js';
 
@@ -57,9 +58,14 @@ export function pdMoveError(c: ErrorContext, rules: Ruleset, state: Immutable<Ga
   const slice = pdSlice(state);
   if (type === 'princess-dragon/move-dragon') {
     if (step.kind !== 'princess-dragon/dragon') return { code: 'princess-dragon/no-flight', message: `the dragon is not flying now (the step is ${step.kind})` };
-    if (tileIndexAt(state, x, y) < 0) return { code: 'princess-dragon/no-tile', message: `the dragon flies onto tiles only: ${x},${y} is empty` };
+    const t = tileIndexAt(state, x, y);
+    if (t < 0) return { code: 'princess-dragon/no-tile', message: `the dragon flies onto tiles only: ${x},${y} is empty` };
     const at = slice.dragon!;
     if (Math.abs(x - at.x) + Math.abs(y - at.y) !== 1) return { code: 'princess-dragon/not-adjacent', message: `the dragon at ${at.x},${at.y} moves one tile north, east, south or west, not to ${x},${y}` };
+    // The Count's rules: "Drak může létat vně města Carcassonne"; the City's centre squares are all City.
+    if (!hasLandscape(rules, state, t)) {
+      return { code: 'princess-dragon/city-centre', message: `${x},${y} is all City of Carcassonne, with no landscape: the dragon flies outside the City only` };
+    }
     if (sameCell(slice.fairy, x, y)) return { code: 'princess-dragon/fairy-blocks', message: `the fairy stands at ${x},${y}: the dragon may not enter her tile` };
     if (slice.flight!.visited.some((v) => v.x === x && v.y === y)) return { code: 'princess-dragon/visited', message: `the dragon has been at ${x},${y} in this flight: it enters no tile twice` };
     return null;
