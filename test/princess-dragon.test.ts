@@ -495,7 +495,7 @@ describe('with the other modules (hook order: Tower 50, Count 70, Princess and D
     expect(challenges(r, sc.state)).toEqual([]);
   });
 
-  test('count: the dragon flies over the City\'s squares like any tile; followers in the quarters are out of its reach (the Count\'s rules: "Drak může létat vně města Carcassonne ...")', () => {
+  test('count: the dragon flies over the City\'s rim squares like any tile; followers in the quarters are out of its reach (the Count\'s rules: "Drak může létat vně města Carcassonne, považovat oblasti krajiny za normální kartičky ...")', () => {
     const r = must(createRuleset({ game: 'classic', expansions: [princessDragon(), count()] }));
     const sc = new Scenario(r, 2, 'dragon-city');
     // The City lies at 0..3, 0..2; its north strip is a field. A volcano at 1,-1, a dragon tile at 2,-1.

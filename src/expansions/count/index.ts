@@ -51,7 +51,10 @@
  * Carcassonne"; the River gives way, `startYields`). The rules advise against the combination
  * (river tiles may find no place beside the City, and are then discarded) but allow it. Hook
  * order 70: after Shrines (40), so that a lost challenge has been settled before "scored nothing"
- * is judged.
+ * is judged; before the Princess and the Dragon (80), whose fairy gives her 3 points when a
+ * feature is scored, so after the move-out round ("ještě před přidělením bodů ... Teprve poté se
+ * provede vyhodnocení uzavřeného území"), to the followers it put on her tile too. A follower
+ * moved out stands on the feature's root segment (`addFollower`): the rules name no tile.
  *
  * @example
  * ```ts
