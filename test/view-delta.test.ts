@@ -22,6 +22,7 @@ import {
   type ViewDelta,
 } from '../src/index.js';
 import { diffJson, patchJson } from '../src/core/engine/delta.js';
+import { applyAction, moveToAction } from '../src/ai/index.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
@@ -340,6 +341,15 @@ describe('applyViewDelta refuses operations that do not leave a view of the same
       expect(JSON.stringify(v0)).toBe(text);
     });
   }
+
+  test("a delta to a preview's view (explicit chance: step chance/draw, decided by player -1) applies", () => {
+    const at = states.findIndex((st, i) => i >= 10 && st.step.kind === 'deploy');
+    const before = must(publicView(classic, states[at]!, 0));
+    const preview = applyAction(classic, states[at]!, moveToAction(classic, states[at]!, { type: 'pass', player: states[at]!.active }));
+    const shown = must(publicView(classic, preview, 0));
+    expect(shown.step).toEqual({ kind: 'chance/draw', player: -1 });
+    expect(JSON.stringify(must(applyViewDelta(before, must(viewDelta(before, shown)))))).toBe(JSON.stringify(shown));
+  });
 
   test('a target that is not a string is refused', () => {
     const r = applyViewDelta(v0, { ...good, target: 7 });

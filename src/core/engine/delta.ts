@@ -437,7 +437,11 @@ export function viewDelta(from: PublicView, to: PublicView, options: ViewDeltaOp
  * view is refused, never thrown. Errors: `view/version` (the delta or the view has another
  * format version), `view/mismatch` (the delta was made from another view: another `seq`, or the
  * same `seq` of another viewer or of a game that was taken back and played differently; fetch a
- * whole view then), `view/malformed` (not a delta, or an operation that does not fit the view).
+ * whole view then), `view/malformed` (not a delta; an operation that does not fit the view;
+ * operations that leave something that is not a view of the same ruleset, viewer and players,
+ * with `error.path` naming the field, such as `view.scores`; or, when the delta has a `target`
+ * fingerprint, operations that make another view than the server's, as reordered, dropped or
+ * doubled ones would). Whatever is refused, the view given is left as it was.
  *
  * @example
  * ```ts
@@ -554,12 +558,15 @@ function viewProblem(v: Record<string, unknown>, input: Record<string, unknown>)
   if (step['kind'] === 'game-over') {
     const w = step['winners'];
     if (!Array.isArray(w) || !w.every((p) => isInt(p, 0, players))) return problem('view.step.winners', 'is not a list of players');
-  } else {
+  } else if (step['kind'] === 'place-tile' || step['kind'] === 'deploy') {
     if (!isInt(step['player'], 0, players)) return problem('view.step.player', `is not a player from 0 to ${players - 1}`);
-    if (step['kind'] === 'place-tile' || step['kind'] === 'deploy') {
-      if (typeof step['tile'] !== 'string') return problem('view.step.tile', 'is not a tile id');
-      if (step['kind'] === 'deploy' && (!isInt(step['x']) || !isInt(step['y']))) return problem('view.step', 'has no integer x and y');
-    } else if (!step['kind'].includes('/')) return problem('view.step.kind', `is not a step kind: ${showValue(step['kind'])}`);
+    if (typeof step['tile'] !== 'string') return problem('view.step.tile', 'is not a tile id');
+    if (step['kind'] === 'deploy' && (!isInt(step['x']) || !isInt(step['y']))) return problem('view.step', 'has no integer x and y');
+  } else {
+    // A module's step, as the module sets it (the draw still to come of a preview made with
+    // explicit chance is `chance/draw`, decided by no player: -1).
+    if (!step['kind'].includes('/')) return problem('view.step.kind', `is not a step kind: ${showValue(step['kind'])}`);
+    if (!isInt(step['player'], -1, players)) return problem('view.step.player', `is not a player from 0 to ${players - 1} (or -1)`);
   }
   const lists = perPlayer(v['scores'], 'view.scores', players, -Infinity) ?? perPlayer(v['supply'], 'view.supply', players, 0) ?? perPlayer(v['held'], 'view.held', players, 0);
   if (lists !== null) return lists;
