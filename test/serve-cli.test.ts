@@ -10,8 +10,10 @@ import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
+import { parseServeArgs } from '../src/cli/serve.js';
+import { LIMITS, MEMORY_ESTIMATE } from '../src/serve/request.js';
 import { createSession, type Session } from '../src/serve/session.js';
-import { lineQueue as lines, runSession } from '../src/serve/transport.js';
+import { lineQueue as lines, runSession, serveTcp } from '../src/serve/transport.js';
 import { TEST_CONFIG } from './serve-helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -89,12 +91,47 @@ describe('meeplekit serve, the process', () => {
     ['a port out of range', ['--port', '70000'], /--port must be a whole number from 0 to 65535/],
     ['a port that is no number', ['--port', 'http'], /--port must be/],
     ['an unknown flag', ['--workers', '2'], /Unknown option '--workers'/],
+    ['no connection allowed', ['--port', '0', '--max-connections', '0'], /--max-connections must be a whole number from 1 to 10000, got '0'/],
+    ['--max-connections over stdio', ['--max-connections', '4'], /--max-connections needs --port/],
   ])('refuses %s with code 2 and its usage', async (_name, args, message) => {
     const child = start(args);
     const result = await exited(child);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toMatch(/usage: meeplekit serve/);
+  });
+
+  test('the limit flags: info reports them, and vec_make is held to --max-envs', async () => {
+    const child = start(['--max-envs', '2', '--max-memory', '64', '--max-server-memory', '128']);
+    const done = exited(child);
+    const next = lines(child.stdout);
+    await next();
+    child.stdin.end('{"id":1,"op":"info"}\n{"id":2,"op":"make_game"}\n{"id":3,"op":"vec_make","game_id":"g1","num_envs":3,"seed":1}\n');
+    expect(JSON.parse(await next())).toMatchObject({ id: 1, limits: { ...LIMITS, numEnvs: 2, memoryBytes: 64 * 1024 * 1024, serverMemoryBytes: 128 * 1024 * 1024 } });
+    await next();
+    expect(JSON.parse(await next())).toMatchObject({ id: 3, ok: false, error: { code: 'protocol/too-large' } });
+    expect(await done).toEqual({ code: 0, stderr: '' });
+  });
+
+  test.each([
+    [['--max-envs', '65537'], /--max-envs must be a whole number from 1 to 65536, got '65537'/],
+    [['--max-memory', '1.5'], /--max-memory must be a whole number from 1 to 1048576/],
+    [['--max-server-memory=-1'], /--max-server-memory must be/],
+    [['--max-envs', ''], /--max-envs must be/],
+    [['--max-memory', '0x10'], /--max-memory must be/],
+  ])('refuses the limit flags %j', (args, message) => {
+    const parsed = parseServeArgs(args);
+    expect(typeof parsed).toBe('string');
+    expect(parsed).toMatch(message);
+  });
+
+  test('the limit flags set the limits, memory in MiB', () => {
+    expect(parseServeArgs(['--port', '0', '--max-connections', '3', '--max-memory', '1', '--max-server-memory', '2', '--max-envs', '16'])).toEqual({
+      port: 0,
+      help: false,
+      limits: { connections: 3, memoryBytes: 1024 * 1024, serverMemoryBytes: 2 * 1024 * 1024, numEnvs: 16 },
+    });
+    expect(parseServeArgs([])).toEqual({ port: null, help: false, limits: {} });
   });
 
   test('--help prints the usage', async () => {
@@ -243,5 +280,62 @@ describe('serve: back-pressure', () => {
     expect(JSON.parse(await next())).toMatchObject({ hello: 'meeplekit' });
     for (let i = 1; i <= 12; i++) expect(JSON.parse(await next())).toMatchObject({ id: i, ok: true });
     expect(await done).toEqual({ code: 0, stderr: '' });
+  }, 120_000);
+});
+
+describe('serve: limits of a TCP server', () => {
+  /** A connection and its lines; `closed` resolves when the server has closed it. */
+  function open(port: number): { socket: Socket; next: () => Promise<string>; closed: Promise<void> } {
+    const socket = connect(port, '127.0.0.1');
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    return { socket, next: lines(socket), closed };
+  }
+
+  test('a connection over --max-connections gets one protocol/too-many-connections line and is closed; the connections share the server\'s memory, freed when one ends', async () => {
+    const games = 20;
+    const server = await serveTcp(0, { ...TEST_CONFIG, limits: { connections: 2, serverMemoryBytes: 2 * MEMORY_ESTIMATE.gameHandle + games * MEMORY_ESTIMATE.game } });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const a = open(port);
+      const b = open(port);
+      expect(JSON.parse(await a.next())).toMatchObject({ hello: 'meeplekit' });
+      expect(JSON.parse(await b.next())).toMatchObject({ hello: 'meeplekit' });
+      const c = open(port);
+      c.socket.write('{"id":1,"op":"info"}\n');
+      expect(JSON.parse(await c.next())).toMatchObject({ id: null, ok: false, error: { code: 'protocol/too-many-connections' } });
+      await c.closed;
+
+      a.socket.write('{"id":1,"op":"make_game"}\n{"id":2,"op":"vec_make","game_id":"g1","num_envs":15,"seed":1}\n');
+      expect(JSON.parse(await a.next())).toMatchObject({ id: 1, ok: true });
+      expect(JSON.parse(await a.next())).toMatchObject({ id: 2, ok: true });
+      b.socket.write('{"id":1,"op":"make_game"}\n{"id":2,"op":"vec_make","game_id":"g1","num_envs":15,"seed":1}\n');
+      expect(JSON.parse(await b.next())).toMatchObject({ id: 1, ok: true });
+      expect(JSON.parse(await b.next())).toMatchObject({ id: 2, ok: false, error: { code: 'protocol/server-full' } });
+
+      // a ends: its session's handles are freed, and its place is free.
+      a.socket.end();
+      await a.closed;
+      let made: { ok: boolean; error?: { code: string } } = { ok: false };
+      for (let id = 3; !made.ok; id++) {
+        b.socket.write(`{"id":${id},"op":"vec_make","game_id":"g1","num_envs":15,"seed":1}\n`);
+        made = JSON.parse(await b.next()) as typeof made;
+        if (!made.ok) expect(made.error!.code).toBe('protocol/server-full');
+        if (id > 3) await new Promise((resolve) => setTimeout(resolve, 10));
+        if (id > 6000) throw new Error('the memory of a closed connection was never freed');
+      }
+      let first: { hello?: string } = {};
+      for (let i = 0; first.hello === undefined; i++) {
+        const d = open(port);
+        first = JSON.parse(await d.next()) as typeof first;
+        if (first.hello === undefined) await d.closed;
+        else d.socket.destroy();
+        if (i > 6000) throw new Error('the place of a closed connection was never freed');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      b.socket.destroy();
+    } finally {
+      server.close();
+    }
   }, 120_000);
 });

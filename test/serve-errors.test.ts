@@ -4,8 +4,8 @@
  * UTF-8, lines over the limit) and the handle limit.
  */
 import { describe, expect, test } from 'vitest';
-import { LIMITS, PROTOCOL_ERROR_CODES } from '../src/serve/request.js';
-import { createRegistry, type Handle } from '../src/serve/registry.js';
+import { LIMITS, MEMORY_ESTIMATE, PROTOCOL_ERROR_CODES } from '../src/serve/request.js';
+import { createRegistry, type Handle, type ServerLoad } from '../src/serve/registry.js';
 import { createSession } from '../src/serve/session.js';
 import { createLineReader } from '../src/serve/transport.js';
 import { Client, decode, TEST_CONFIG } from './serve-helpers.js';
@@ -98,7 +98,9 @@ const REQUESTS: readonly (readonly [string, Record<string, unknown>, string])[] 
 
 describe('serve: refusals leave the session working and every handle unchanged', () => {
   test('every protocol error code is exercised here or below', () => {
-    const codes = new Set([...RAW.map((r) => r[2]), ...REQUESTS.map((r) => r[2]), 'protocol/illegal-action', 'protocol/internal']);
+    // The limits' own codes: 'serve: memory limits' below and test/serve-cli.test.ts (connections).
+    const limits = ['protocol/connection-full', 'protocol/server-full', 'protocol/too-many-connections'];
+    const codes = new Set([...RAW.map((r) => r[2]), ...REQUESTS.map((r) => r[2]), 'protocol/illegal-action', 'protocol/internal', ...limits]);
     for (const code of PROTOCOL_ERROR_CODES) expect(codes.has(code), code).toBe(true);
   });
 
@@ -185,9 +187,9 @@ describe('serve: refusals leave the session working and every handle unchanged',
 
 describe('serve: handles', () => {
   test('the handle limit counts each environment of a vector environment, and deleting frees room', () => {
-    const registry = createRegistry<Handle>();
-    const big = { kind: 'vec', weight: LIMITS.handles - 1 } as unknown as Handle;
-    const one = { kind: 'state', weight: 1 } as unknown as Handle;
+    const registry = createRegistry<Handle>(LIMITS);
+    const big = { kind: 'vec', weight: LIMITS.handles - 1, bytes: 0 } as unknown as Handle;
+    const one = { kind: 'state', weight: 1, bytes: 0 } as unknown as Handle;
     const id = registry.add('v', big);
     if (!id.ok) throw new Error(id.error.message);
     expect(registry.add('s', one)).toMatchObject({ ok: true, value: 's1' });
@@ -196,6 +198,68 @@ describe('serve: handles', () => {
     expect(registry.remove([id.value, id.value, 'nothing'], 'ids')).toEqual({ ok: true, value: 1 });
     expect(registry.used).toBe(1);
     expect(registry.add('s', one)).toMatchObject({ ok: true, value: 's2' });
+  });
+});
+
+describe('serve: memory limits', () => {
+  const GAME = MEMORY_ESTIMATE.game;
+  /** Room for the game handle and `games` games (each vector environment also counts its template, and its arrays: a few hundred bytes here). */
+  const room = (games: number): number => MEMORY_ESTIMATE.gameHandle + games * GAME + 4096;
+
+  test('a connection over its memory is refused with protocol/connection-full, changing nothing; deleting frees room', () => {
+    const c = new Client({ ...TEST_CONFIG, limits: { memoryBytes: room(12) } });
+    c.ok({ op: 'make_game' });
+    const error = c.refused({ op: 'vec_make', game_id: 'g1', num_envs: 12, seed: 1 }, 'protocol/connection-full'); // 13 games with the template
+    expect(error.message).toMatch(/delete or close some first/);
+    expect(c.ok({ op: 'stats' })['handles']).toBe(1);
+    c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 10, seed: 1 }); // 11 games
+    c.ok({ op: 'new_state', game_id: 'g1', seed: 1 });
+    c.refused({ op: 'new_state', game_id: 'g1', seed: 2 }, 'protocol/connection-full');
+    c.refused({ op: 'clone', state_id: 's1' }, 'protocol/connection-full');
+    c.refused({ op: 'make_game' }, 'protocol/connection-full');
+    expect(c.ok({ op: 'stats' })['handles']).toBe(12);
+    c.ok({ op: 'vec_close', env_id: 'v1' });
+    c.ok({ op: 'clone', state_id: 's1' });
+    c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 9, seed: 1 });
+  });
+
+  test('the connections of a server share its memory: protocol/server-full until another session frees its handles or ends', () => {
+    const config = { ...TEST_CONFIG, limits: { serverMemoryBytes: 2 * MEMORY_ESTIMATE.gameHandle + 20 * GAME } };
+    const load: ServerLoad = { bytes: 0 };
+    const a = new Client(config, load);
+    const b = new Client(config, load);
+    a.ok({ op: 'make_game' });
+    b.ok({ op: 'make_game' });
+    a.ok({ op: 'vec_make', game_id: 'g1', num_envs: 15, seed: 1 });
+    const error = b.refused({ op: 'vec_make', game_id: 'g1', num_envs: 15, seed: 1 }, 'protocol/server-full');
+    expect(error.message).toMatch(/another server/);
+    expect(b.ok({ op: 'stats' })['handles']).toBe(1);
+    a.ok({ op: 'delete', ids: ['v1'] });
+    b.ok({ op: 'vec_make', game_id: 'g1', num_envs: 15, seed: 1 });
+    a.refused({ op: 'vec_make', game_id: 'g1', num_envs: 15, seed: 1 }, 'protocol/server-full');
+    b.session.close(); // the connection is over: its handles are freed
+    a.ok({ op: 'vec_make', game_id: 'g1', num_envs: 15, seed: 1 });
+    a.session.close();
+    expect(load.bytes).toBe(0);
+  });
+
+  test('num_envs is bounded by the server\'s own limit, which info reports with the others', () => {
+    const c = new Client({ ...TEST_CONFIG, limits: { numEnvs: 8 } });
+    expect(c.ok({ op: 'info' })['limits']).toEqual({ ...LIMITS, numEnvs: 8 });
+    c.ok({ op: 'make_game' });
+    expect(c.refused({ op: 'vec_make', game_id: 'g1', num_envs: 9, seed: 1 }, 'protocol/too-large').message).toMatch(/limit of 8/);
+    c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 8, seed: 1 });
+  });
+
+  test('by default a connection holds far fewer than the 500 vector environments of 200 games with observations that exhausted a machine', () => {
+    // Each: 200 x 4 x 35,622 bytes of observations (27.2 MiB) and 201 games (25.1 MiB): 2 GiB holds 39.
+    const registry = createRegistry<Handle>(LIMITS);
+    const vec = { kind: 'vec', weight: 200, bytes: 201 * GAME + 200 * 4 * 35622 } as unknown as Handle;
+    let held = 0;
+    while (registry.add('v', vec).ok) held++;
+    expect(held).toBe(39);
+    const full = registry.add('v', vec);
+    expect(full.ok ? '' : full.error.code).toBe('protocol/connection-full');
   });
 });
 

@@ -5,6 +5,7 @@
 import { expect } from 'vitest';
 import { SERVE_CONFIG } from '../src/cli/serve.js';
 import type { ServeConfig } from '../src/serve/games.js';
+import type { ServerLoad } from '../src/serve/registry.js';
 import { createSession, type Session } from '../src/serve/session.js';
 
 /** The command's games and expansions (the command line's tables), with the version `test`. */
@@ -36,8 +37,9 @@ export class Client {
   readonly session: Session;
   readonly hello: Record<string, unknown>;
   #id = 0;
-  constructor() {
-    this.session = createSession(TEST_CONFIG);
+  /** A session of `config` (the test config by default), sharing `load` with others of the same server when given. */
+  constructor(config: ServeConfig = TEST_CONFIG, load?: ServerLoad) {
+    this.session = createSession(config, load);
     this.hello = JSON.parse(this.session.hello) as Record<string, unknown>;
   }
   /** Sends a raw line, returns the parsed response (the line must be exactly one JSON object). */

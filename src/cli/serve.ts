@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ServeConfig } from '../serve/games.js';
-import { PROTOCOL_VERSION } from '../serve/request.js';
+import { LIMITS, PROTOCOL_VERSION, type ServeLimits } from '../serve/request.js';
 import { SERVE_HOST, serveStdio, serveTcp } from '../serve/transport.js';
 import { CLI_GAMES, EXPANSION_FACTORIES } from './expansions.js';
 import { VERSION } from './version.js';
@@ -16,14 +16,29 @@ export const SERVE_CONFIG: ServeConfig = {
   expansions: EXPANSION_FACTORIES,
 };
 
-const USAGE = `usage: meeplekit serve [--port P] [--help]
+const MiB = 1024 * 1024;
+
+const USAGE = `usage: meeplekit serve [--port P] [--max-connections N] [--max-memory MIB]
+                       [--max-server-memory MIB] [--max-envs N] [--help]
   speaks the meeplekit protocol (version ${PROTOCOL_VERSION}, docs/protocol.md): JSON lines, one request per line,
   one response per line, after a hello line
   without --port: over stdin and stdout, until stdin closes
   --port P: over TCP on ${SERVE_HOST} only (no authentication: never exposed), one session per
             connection; P 0 takes a free port; the first line on stdout says which:
             {"listening":{"host":"${SERVE_HOST}","port":P}}
+  --max-connections N: connections served at a time, with --port (default ${LIMITS.connections})
+  --max-memory MIB: estimated MiB of the handles of one connection (default ${LIMITS.memoryBytes / MiB})
+  --max-server-memory MIB: estimated MiB of the handles of all connections (default ${LIMITS.serverMemoryBytes / MiB})
+  --max-envs N: environments of one vector environment, the work of one request (default ${LIMITS.numEnvs})
 `;
+
+/** The limit flags: each flag's key in {@link ServeLimits}, its range and the unit its value is multiplied by. */
+const LIMIT_FLAGS = {
+  'max-connections': { key: 'connections', max: 10_000, unit: 1 },
+  'max-memory': { key: 'memoryBytes', max: 1024 * 1024, unit: MiB },
+  'max-server-memory': { key: 'serverMemoryBytes', max: 1024 * 1024, unit: MiB },
+  'max-envs': { key: 'numEnvs', max: 65_536, unit: 1 },
+} as const satisfies Record<string, { key: keyof ServeLimits; max: number; unit: number }>;
 
 /** What `serve`'s arguments ask for. */
 export interface ServeArgs {
@@ -31,6 +46,8 @@ export interface ServeArgs {
   readonly port: number | null;
   /** `--help`: print the usage. */
   readonly help: boolean;
+  /** The limits the flags set (the others keep their defaults). */
+  readonly limits: Partial<ServeLimits>;
 }
 
 /** Parses `serve`'s arguments, or returns the message for bad ones. */
@@ -39,7 +56,15 @@ export function parseServeArgs(args: readonly string[]): ServeArgs | string {
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        'max-connections': { type: 'string' },
+        'max-memory': { type: 'string' },
+        'max-server-memory': { type: 'string' },
+        'max-envs': { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -55,7 +80,15 @@ export function parseServeArgs(args: readonly string[]): ServeArgs | string {
     if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return `--port must be a whole number from 0 to 65535, got '${values.port}'`;
     port = Number(values.port);
   }
-  return { port, help: values.help };
+  if (values['max-connections'] !== undefined && values.port === undefined) return '--max-connections needs --port (over stdio there is one connection)';
+  const limits: { -readonly [K in keyof ServeLimits]?: number } = {};
+  for (const [flag, { key, max, unit }] of Object.entries(LIMIT_FLAGS)) {
+    const v = values[flag as keyof typeof LIMIT_FLAGS];
+    if (v === undefined) continue;
+    if (!/^\d{1,7}$/.test(v) || Number(v) < 1 || Number(v) > max) return `--${flag} must be a whole number from 1 to ${max}, got '${v}'`;
+    limits[key] = Number(v) * unit;
+  }
+  return { port, help: values.help, limits };
 }
 
 /**
@@ -72,11 +105,12 @@ export function runServe(args: readonly string[]): number | undefined {
     process.stdout.write(USAGE);
     return 0;
   }
+  const config: ServeConfig = { ...SERVE_CONFIG, limits: parsed.limits };
   if (parsed.port === null) {
-    serveStdio(SERVE_CONFIG);
+    serveStdio(config);
     return undefined;
   }
-  serveTcp(parsed.port, SERVE_CONFIG).then(
+  serveTcp(parsed.port, config).then(
     (server) => {
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : parsed.port;

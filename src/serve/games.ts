@@ -10,7 +10,7 @@ import type { Ruleset, RulesetOptions } from '../core/ruleset.js';
 import { err, ok } from '../core/result.js';
 import { gameInfo, observationSpec, type GameInfo, type ObservationSpec } from '../ai/index.js';
 import type { Op } from './registry.js';
-import { intField, LIMITS, PROTOCOL_VERSION, refuse, show, stringField, type Checked, type Request } from './request.js';
+import { intField, LIMITS, MEMORY_ESTIMATE, PROTOCOL_VERSION, refuse, show, stringField, type Checked, type Request, type ServeLimits } from './request.js';
 
 /** Options of one module (a game or an expansion), as a request gives them. */
 export type ModuleOptions = Readonly<Record<string, unknown>>;
@@ -27,6 +27,13 @@ export interface ServeConfig {
   readonly games: Readonly<Record<string, (options: ModuleOptions) => RulesetOptions['game']>>;
   /** Expansion factories by id, called with the expansion's options (`{}` when none). */
   readonly expansions: Readonly<Record<string, (options: ModuleOptions) => Expansion>>;
+  /** Limits other than {@link LIMITS}' defaults (the command line's `--max-...` flags). */
+  readonly limits?: Partial<ServeLimits>;
+}
+
+/** The limits of a server started with `config`: {@link LIMITS}, with the config's own over them. */
+export function serveLimits(config: ServeConfig): ServeLimits {
+  return { ...LIMITS, ...config.limits };
 }
 
 /** A game handle: compiled rules for a number of players, and what the protocol reports about them. */
@@ -35,6 +42,8 @@ export interface GameEntry {
   readonly kind: 'game';
   /** Counts as one handle. */
   readonly weight: 1;
+  /** {@link MEMORY_ESTIMATE}.gameHandle. */
+  readonly bytes: number;
   /** The compiled rules. */
   readonly rules: Ruleset;
   /** Number of players. */
@@ -51,7 +60,7 @@ export interface GameEntry {
 
 /** The `info` response: protocol and package versions, the games and expansions, the limits. */
 export function infoResponse(config: ServeConfig, ops: readonly string[]): Record<string, unknown> {
-  return { protocol: PROTOCOL_VERSION, version: config.version, games: Object.keys(config.games), expansions: Object.keys(config.expansions), ops, limits: LIMITS };
+  return { protocol: PROTOCOL_VERSION, version: config.version, games: Object.keys(config.games), expansions: Object.keys(config.expansions), ops, limits: serveLimits(config) };
 }
 
 function isOptions(v: unknown): v is ModuleOptions {
@@ -107,6 +116,7 @@ export function makeGame(config: ServeConfig, req: Request): Checked<GameEntry> 
   return ok({
     kind: 'game',
     weight: 1,
+    bytes: MEMORY_ESTIMATE.gameHandle,
     rules: rules.value,
     players: players.value,
     info,

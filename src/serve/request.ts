@@ -20,6 +20,9 @@ export const PROTOCOL_ERROR_CODES = [
   'protocol/illegal-action',
   'protocol/version',
   'protocol/internal',
+  'protocol/connection-full',
+  'protocol/server-full',
+  'protocol/too-many-connections',
 ] as const;
 
 /** One of {@link PROTOCOL_ERROR_CODES}. */
@@ -48,18 +51,50 @@ export function refuse(code: ProtocolErrorCode, message: string): Checked<never>
   return err(protocolError(code, message));
 }
 
-/** Limits of one connection; anything over them is refused with `protocol/too-large`. */
+const MiB = 1024 * 1024;
+
+/**
+ * The default limits of a server (docs/protocol.md, "Limits"). Over `lineBytes`, `numEnvs`,
+ * `handles`, `batchBytes` or `deleteIds` a request is refused with `protocol/too-large`; over
+ * `memoryBytes` with `protocol/connection-full`, over `serverMemoryBytes` with
+ * `protocol/server-full`; a connection over `connections` gets `protocol/too-many-connections`.
+ * `numEnvs`, `memoryBytes`, `serverMemoryBytes` and `connections` can be set per server
+ * ({@link ServeLimits}, the command line's `--max-envs`, `--max-memory`, `--max-server-memory`,
+ * `--max-connections`).
+ */
 export const LIMITS = {
   /** Bytes of one request line (UTF-8, without its newline). */
-  lineBytes: 16 * 1024 * 1024,
-  /** Environments of one vector environment. */
+  lineBytes: 16 * MiB,
+  /** Environments of one vector environment: what bounds the work of one request. */
   numEnvs: 4096,
   /** Live handles of one connection: games, states, and each environment of a vector environment. */
   handles: 100_000,
   /** Bytes of the arrays of one vector batch (dense masks and observations are what grows). */
-  batchBytes: 64 * 1024 * 1024,
+  batchBytes: 64 * MiB,
   /** Handles one `delete` names. */
   deleteIds: 100_000,
+  /** Estimated bytes of the handles one connection holds ({@link MEMORY_ESTIMATE}). */
+  memoryBytes: 2048 * MiB,
+  /** Estimated bytes of the handles all the connections of one server hold together. */
+  serverMemoryBytes: 4096 * MiB,
+  /** Connections a TCP server serves at a time. */
+  connections: 64,
+} as const;
+
+/** The limits of one server: {@link LIMITS}, some of them set by the command line. */
+export type ServeLimits = { readonly [K in keyof typeof LIMITS]: number };
+
+/**
+ * What the memory limits count, in bytes: an estimate per handle, on the high side of what was
+ * measured (a game handle with five expansions: about 340 KB; a game of five expansions late in
+ * its course: about 140 KB). A vector environment counts a game per environment, one more for its
+ * template, and its batch's arrays exactly.
+ */
+export const MEMORY_ESTIMATE = {
+  /** A game handle (`make_game`): the compiled rules. */
+  gameHandle: 512 * 1024,
+  /** A game: a state handle, or one environment of a vector environment. */
+  game: 128 * 1024,
 } as const;
 
 /** A parsed request: a JSON object. */

@@ -5,8 +5,8 @@
  */
 import { ok } from '../core/result.js';
 import { stringifyResponse } from './codec.js';
-import { gameOps, infoResponse, type ServeConfig } from './games.js';
-import { createRegistry, type Handle, type Handles, type Op } from './registry.js';
+import { gameOps, infoResponse, serveLimits, type ServeConfig } from './games.js';
+import { createRegistry, type Handle, type Handles, type Op, type ServerLoad } from './registry.js';
 import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, show, type ServeError } from './request.js';
 import { STATE_OPS } from './states.js';
 import { VECTOR_OPS } from './vector.js';
@@ -47,7 +47,9 @@ function isId(v: unknown): boolean {
 }
 
 /**
- * A new session with no handles.
+ * A new session with no handles, within the limits of `config`. `load` is what the sessions of one
+ * server share (the estimated bytes of their handles, against the server's memory limit); a session
+ * alone has its own.
  *
  * @example
  * ```ts
@@ -55,8 +57,8 @@ function isId(v: unknown): boolean {
  * session.handle('{"id":1,"op":"make_game","game":"classic","players":2}'); // '{"id":1,"ok":true,"game_id":"g1",...}'
  * ```
  */
-export function createSession(config: ServeConfig): Session {
-  const handles: Handles = createRegistry<Handle>();
+export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0 }): Session {
+  const handles: Handles = createRegistry<Handle>(serveLimits(config), load);
   const started = now();
   let stats: Record<string, OpStats> = {};
   let bytesIn = 0;

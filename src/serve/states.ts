@@ -19,7 +19,7 @@ import {
 import { BinaryArray } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
-import { boolField, enumField, intField, LIMITS, refuse, seedField, stringField, type Checked, type Request, type ServeError } from './request.js';
+import { boolField, enumField, intField, LIMITS, MEMORY_ESTIMATE, refuse, seedField, stringField, type Checked, type Request, type ServeError } from './request.js';
 
 /** A state handle: its game and the simulator that holds the state. */
 export interface StateEntry {
@@ -27,6 +27,8 @@ export interface StateEntry {
   readonly kind: 'state';
   /** Counts as one handle. */
   readonly weight: 1;
+  /** {@link MEMORY_ESTIMATE}.game. */
+  readonly bytes: number;
   /** The game it belongs to (kept alive by the state even when the game handle is deleted). */
   readonly game: GameEntry;
   /** The state, changed in place by `apply_action`. */
@@ -95,7 +97,7 @@ function action(req: Request): Checked<number> {
 
 /** Registers a new state handle for `sim`. */
 function added(handles: Handles, game: GameEntry, sim: ResearchSimulator): Checked<Record<string, unknown>> {
-  const id = handles.add('s', { kind: 'state', weight: 1, game, sim });
+  const id = handles.add('s', { kind: 'state', weight: 1, bytes: MEMORY_ESTIMATE.game, game, sim });
   return id.ok ? ok({ state_id: id.value }) : id;
 }
 

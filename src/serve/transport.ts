@@ -1,14 +1,16 @@
 /**
  * Transports of the serve protocol: JSON lines over a pair of streams (stdin and stdout, or one
- * TCP connection on 127.0.0.1), one session per connection. Lines are cut at `\n`; a line over
- * the limit is skipped and answered with `protocol/too-large`; blank lines are ignored. Output
- * that can no longer be written (a closed pipe: EPIPE) ends the session quietly.
+ * TCP connection on 127.0.0.1), one session per connection, within the server's limits on
+ * connections and memory. Lines are cut at `\n`; a line over the limit is skipped and answered
+ * with `protocol/too-large`; blank lines are ignored. No request is handled while the output is
+ * full. Output that can no longer be written (a closed pipe: EPIPE) ends the session quietly.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { LIMITS } from './request.js';
 import { createSession, type Session } from './session.js';
-import type { ServeConfig } from './games.js';
+import { serveLimits, type ServeConfig } from './games.js';
+import type { ServerLoad } from './registry.js';
 
 /** Splits a byte stream into lines of at most `limit` bytes. */
 export interface LineReader {
@@ -109,8 +111,8 @@ const BLANK = /^\s*$/;
  *
  * When the input ends, the lines still queued are answered as long as the output can be written;
  * then `onEnd` is called. If the output closes first (the reader went away), the queued lines are
- * dropped, and the rest of the input is read and ignored. Either way `session.close()` is called
- * once, when the session is over.
+ * dropped, and the rest of the input is read and ignored. `session.close()` is called once, when
+ * the input has ended and every line is answered, or when the output closes.
  */
 export function runSession(input: Readable, output: Writable, session: Session, onEnd: () => void): void {
   /** Lines read and not yet handled: a line, or the byte count of a line over the limit. */
@@ -119,11 +121,17 @@ export function runSession(input: Readable, output: Writable, session: Session, 
   let closed = false;
   let inputEnded = false;
   let waitingForDrain = false;
+  let released = false;
   let over = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    session.close();
+  };
   const finish = (): void => {
     if (over) return;
     over = true;
-    session.close();
+    release();
     onEnd();
   };
   const write = (line: string): void => {
@@ -167,6 +175,7 @@ export function runSession(input: Readable, output: Writable, session: Session, 
     closed = true;
     queue = [];
     head = 0;
+    release();
     // Nothing more can be answered: the rest of the input is read and dropped.
     if (!inputEnded && input.isPaused()) input.resume();
     if (inputEnded) finish();
@@ -181,6 +190,12 @@ export function runSession(input: Readable, output: Writable, session: Session, 
   input.on('end', () => {
     inputEnded = true;
     if (!closed) reader.end();
+    if (!waitingForDrain || closed) pump();
+  });
+  // Destroyed without an end (a reset connection): nothing more will come.
+  input.on('close', () => {
+    if (inputEnded) return;
+    inputEnded = true;
     if (!waitingForDrain || closed) pump();
   });
 }
@@ -204,16 +219,31 @@ export function serveStdio(config: ServeConfig): void {
 export const SERVE_HOST = '127.0.0.1';
 
 /**
- * Listens on 127.0.0.1 at `port` (0: a free port), one session per connection. Resolves with the
- * server once it listens (its `address()` has the port), or rejects (a port in use).
+ * Listens on 127.0.0.1 at `port` (0: a free port), one session per connection, at most
+ * `connections` of them at a time (the config's limits): a connection over that gets one
+ * `protocol/too-many-connections` line and is closed. The sessions share the server's memory
+ * limit. Resolves with the server once it listens (its `address()` has the port), or rejects (a
+ * port in use).
  */
 export function serveTcp(port: number, config: ServeConfig): Promise<Server> {
+  const limits = serveLimits(config);
+  const load: ServerLoad = { bytes: 0 };
+  let open = 0;
   // Half-open: a client may end its side after its last request and still read every answer.
   const server = createServer({ allowHalfOpen: true }, (socket: Socket) => {
     socket.setNoDelay(true);
     // A client that goes away (ECONNRESET, EPIPE) ends its session only.
     socket.on('error', () => socket.destroy());
-    runSession(socket, socket, createSession(config), () => socket.end());
+    if (open >= limits.connections) {
+      const error = { code: 'protocol/too-many-connections', message: `this server serves at most ${limits.connections} connections at a time: close one, retry later, or start another server` };
+      // What the client sends is read and dropped, so that closing sends no reset before the line.
+      socket.resume();
+      socket.end(`${JSON.stringify({ id: null, ok: false, error })}\n`);
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+    runSession(socket, socket, createSession(config, load), () => socket.end());
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -10,7 +10,7 @@ import { createResearchSimulator, newInitialState, writeObservationTensor, type 
 import { BinaryArray, readInt32Array } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
-import { boolField, enumField, intField, LIMITS, refuse, seedField, type Checked, type Request } from './request.js';
+import { boolField, enumField, intField, LIMITS, MEMORY_ESTIMATE, refuse, seedField, type Checked, type Request } from './request.js';
 import { illegalAction, includesSorted } from './states.js';
 
 /** How a batch lists the legal actions: not at all, as one concatenated list with offsets, or as dense masks. */
@@ -25,6 +25,8 @@ export interface VecEntry {
   readonly kind: 'vec';
   /** Counts as one handle per environment. */
   readonly weight: number;
+  /** Estimated bytes: {@link MEMORY_ESTIMATE}.game per environment and one more, and the batch's arrays. */
+  readonly bytes: number;
   /** The game every environment plays. */
   readonly game: GameEntry;
   /** Number of environments. */
@@ -141,7 +143,7 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   const g = handles.get(req['game_id'], 'game', 'game_id');
   if (!g.ok) return g;
   const game = g.value;
-  const n = intField(req, 'num_envs', 1, LIMITS.numEnvs, undefined, 'protocol/too-large');
+  const n = intField(req, 'num_envs', 1, handles.limits.numEnvs, undefined, 'protocol/too-large');
   if (!n.ok) return n;
   const seed = seedField(req, 'seed', true);
   if (!seed.ok) return seed;
@@ -156,7 +158,10 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   if (bytes > LIMITS.batchBytes) {
     return refuse('protocol/too-large', `a batch of ${N} environments with these options needs ${bytes} bytes of arrays, over the limit of ${LIMITS.batchBytes}: fewer environments, or no dense masks or observations`);
   }
-  if (handles.used + N > LIMITS.handles) return refuse('protocol/too-large', `${N} environments would pass this connection's limit of ${LIMITS.handles} handles (${handles.used} in use)`);
+  // Checked before any game is built: a refused vec_make costs nothing.
+  const estimate = (N + 1) * MEMORY_ESTIMATE.game + bytes;
+  const fits = handles.room(N, estimate, `a vector environment of ${N} environments`);
+  if (!fits.ok) return fits;
   const template = createResearchSimulator(game.rules, newInitialState(game.rules, { players: game.players, seed: seed.value! }));
   const P = game.players;
   const A = game.actions;
@@ -166,6 +171,7 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   const v: VecEntry = {
     kind: 'vec',
     weight: N,
+    bytes: estimate,
     game,
     n: N,
     autoReset: autoReset.value,
