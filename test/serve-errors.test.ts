@@ -217,7 +217,7 @@ describe('serve: memory limits', () => {
     c.refused({ op: 'new_state', game_id: 'g1', seed: 2 }, 'protocol/connection-full');
     c.refused({ op: 'clone', state_id: 's1' }, 'protocol/connection-full');
     c.refused({ op: 'make_game' }, 'protocol/connection-full');
-    expect(c.ok({ op: 'stats' })['handles']).toBe(12);
+    expect(c.ok({ op: 'stats' })).toMatchObject({ handles: 12, memory_bytes: MEMORY_ESTIMATE.gameHandle + 12 * GAME + (10 * 25 + 4) });
     c.ok({ op: 'vec_close', env_id: 'v1' });
     c.ok({ op: 'clone', state_id: 's1' });
     c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 9, seed: 1 });

@@ -82,7 +82,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     run(req, h) {
       const reset = boolField(req, 'reset', false);
       if (!reset.ok) return reset;
-      const out = { uptime_ms: now() - started, handles: h.used, chars_in: bytesIn, chars_out: bytesOut, write_ms: writeMs, ops: stats };
+      const out = { uptime_ms: now() - started, handles: h.used, memory_bytes: h.bytes, chars_in: bytesIn, chars_out: bytesOut, write_ms: writeMs, ops: stats };
       if (reset.value) {
         stats = {};
         bytesIn = bytesOut = writeMs = 0;
