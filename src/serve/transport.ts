@@ -236,8 +236,10 @@ export function serveTcp(port: number, config: ServeConfig): Promise<Server> {
     socket.on('error', () => socket.destroy());
     if (open >= limits.connections) {
       const error = { code: 'protocol/too-many-connections', message: `this server serves at most ${limits.connections} connections at a time: close one, retry later, or start another server` };
-      // What the client sends is read and dropped, so that closing sends no reset before the line.
+      // What the client sends is read and dropped, so that closing sends no reset before the line;
+      // a client that never closes its side is let go after a minute of silence.
       socket.resume();
+      socket.setTimeout(60_000, () => socket.destroy());
       socket.end(`${JSON.stringify({ id: null, ok: false, error })}\n`);
       return;
     }
