@@ -28,6 +28,7 @@ import {
 } from '../src/index.js';
 import {
   DRAGON_TILES,
+  dragonTargets,
   heldBackTiles,
   PORTAL_TILES,
   PRINCESS_DRAGON_TILES,
@@ -568,6 +569,26 @@ describe('the fairy with the Count of Carcassonne (issue 26, A)', () => {
     expect(must(featureAt(withCount, sc.state, { x: 1, y: -2, feature: 'f1' })).followers).toEqual([{ player: 0, x: 1, y: -2, feature: 'f1' }]);
     expect(scoredOf(sc.events).filter((e) => e[2] === 'city')).toEqual([[0, 6, 'city', 'completed']]);
   });
+
+  test('fairy and Count: at the final scoring too, a player\'s followers by her on one field earn 3 once, the market\'s followers included ("hráč ... dostane tri body")', () => {
+    // F at 1,-1 (a city west-east, its north field cut off from the City's strips: its root is
+    // F's own segment) with red's farmer on the north field and the fairy there; red has two
+    // followers in the market; blue lays the last tile; red moves both onto that field.
+    const sc = new Scenario(withCount, 2, 'fairy-count-final');
+    lay(sc, 'F', 1, -1, 0).play({ type: 'deploy', player: 0, feature: 'f1' });
+    lay(sc, 'U', -1, 0, 0).play({ type: 'pass', player: 1 });
+    lay(sc, 'U', -2, 0, 0).play({ type: 'princess-dragon/fairy', player: 0, x: 1, y: -1 });
+    rigCity(sc, { market: [2, 0] }, 'castle');
+    const s = cloneState(rigDraw(withCount, sc.state, 'U'));
+    s.bag.fill(0);
+    s.bagSize = 0;
+    sc.state = s;
+    sc.play({ type: 'place', player: 1, x: -3, y: 0, rotation: 0 }).play({ type: 'pass', player: 1 });
+    sc.play({ type: 'count/to-field', player: 0, x: 1, y: -1, feature: 'f1' });
+    sc.play({ type: 'count/to-field', player: 0, x: 1, y: -1, feature: 'f1' });
+    expect(sc.state.step.kind).toBe('game-over');
+    expect(scoredOf(sc.events).filter((e) => e[3] === 'princess-dragon/fairy' && e[2] === 'field')).toEqual([[0, 3, 'field', 'princess-dragon/fairy']]);
+  });
 });
 
 describe('the dragon and the City of Carcassonne (issue 26, B)', () => {
@@ -607,6 +628,7 @@ describe('the dragon and the City of Carcassonne (issue 26, B)', () => {
     expect(slice(sc).dragon).toEqual({ x: 2, y: 2 });
     // North is CO7, all city: not offered, and refused. East CO12 and west CO10 are rim squares.
     expect(targets(sc, 'princess-dragon/move-dragon')).toEqual(['3,2', '1,2']);
+    expect(dragonTargets(withCount, sc.state)).toEqual([{ x: 3, y: 2 }, { x: 1, y: 2 }]);
     expect(whyIllegal(withCount, sc.state, { type: 'princess-dragon/move-dragon', player: 1, x: 2, y: 1 })?.code).toBe('princess-dragon/city-centre');
     // The research interface's actions agree: only the two moves.
     const research = createResearch(withCount, sc.state);
