@@ -37,8 +37,12 @@ class Transport:
     peer: str = ""
     pid: Optional[int] = None
 
-    def send(self, data: bytes) -> None:
-        """Writes ``data`` whole; raises ``OSError`` (or ``ValueError``) when the other side is gone."""
+    def send(self, data: bytes, timeout: Optional[float] = None) -> None:
+        """Writes ``data`` whole; raises ``OSError`` (or ``ValueError``) when the other side is gone,
+        :class:`SendTimeout` when it takes no byte for ``timeout`` seconds (where the transport can
+        tell). Where it can, it reads the other side's output meanwhile (kept for
+        :meth:`read_line`): a server that stops reading while its responses are not read (the
+        protocol's back-pressure) then never waits on a client that is still writing."""
         raise NotImplementedError
 
     def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
@@ -83,6 +87,65 @@ class Transport:
         """Ends the session from this side at once, the other side being known not to answer (a
         request timed out): as :meth:`close`, without waiting for a graceful end."""
         self.close()
+
+
+class SendTimeout(Exception):
+    """The other side took no byte of a request for the time allowed."""
+
+
+def _send_reading(
+    data: bytes,
+    out_fd: int,
+    write: Callable[[memoryview], int],
+    in_fd: Optional[int],
+    read: Callable[[], bytes],
+    buffer: bytearray,
+    timeout: Optional[float],
+) -> None:
+    """Writes ``data`` to ``out_fd`` with ``write`` (which writes what it can without blocking and
+    returns the count, or raises ``BlockingIOError``), and meanwhile reads what ``in_fd`` (which
+    may be ``out_fd``: a socket) has with ``read`` (the same, never blocking) into ``buffer``,
+    until its end (``b""``). So the other side is never left waiting for its output to be read
+    while this side waits for its input to be taken. Raises :class:`SendTimeout` when no byte can
+    be written for ``timeout`` seconds (None: no bound), ``OSError`` when the other side is gone."""
+    view = memoryview(data)
+    poll = select.poll()
+    readable = select.POLLIN | select.POLLHUP | select.POLLERR
+    if in_fd == out_fd:
+        poll.register(out_fd, select.POLLOUT | select.POLLIN)
+    else:
+        poll.register(out_fd, select.POLLOUT)
+        if in_fd is not None:
+            poll.register(in_fd, select.POLLIN)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while view:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise SendTimeout()
+        events = poll.poll(-1 if left is None else math.ceil(min(left, _LONGEST_WAIT) * 1000))
+        for fd, event in events:
+            if in_fd is not None and fd == in_fd and event & readable:
+                try:
+                    chunk = read()
+                except BlockingIOError:
+                    chunk = None
+                if chunk:
+                    buffer += chunk
+                elif chunk is not None:  # the end of the output: from now on, only written
+                    if in_fd == out_fd:
+                        poll.modify(out_fd, select.POLLOUT)
+                    else:
+                        poll.unregister(in_fd)
+                    in_fd = None
+            if fd == out_fd and view and event & (select.POLLOUT | select.POLLERR | select.POLLHUP):
+                try:
+                    n = write(view[:_PIPE_BYTES])  # raises when the other side is gone
+                except BlockingIOError:
+                    n = 0
+                if n:
+                    view = view[n:]
+                    if timeout is not None:
+                        deadline = time.monotonic() + timeout
 
 
 def _read_line(
@@ -244,6 +307,8 @@ class PipeTransport(Transport):
         if os.name == "posix" and hasattr(select, "poll"):
             self._poll = select.poll()
             self._poll.register(self._stdout_fd, select.POLLIN)
+            assert self._proc.stdin is not None
+            os.set_blocking(self._proc.stdin.fileno(), False)  # written by send() only, in pieces
         self._stderr_thread: Optional[threading.Thread] = None
         if self._proc.stderr is not None:
             self._stderr_thread = threading.Thread(
@@ -254,11 +319,27 @@ class PipeTransport(Transport):
             )
             self._stderr_thread.start()
 
-    def send(self, data: bytes) -> None:
+    def send(self, data: bytes, timeout: Optional[float] = None) -> None:
+        """As :meth:`Transport.send`: on POSIX written by pieces as the server takes them, the
+        server's output read meanwhile; elsewhere written whole, without a bound."""
         stdin = self._proc.stdin
         assert stdin is not None
-        stdin.write(data)
-        stdin.flush()
+        if self._closed:
+            raise ValueError("the server's input is closed")
+        if self._poll is None:
+            stdin.write(data)
+            stdin.flush()
+            return
+        fd = stdin.fileno()
+        _send_reading(
+            data,
+            fd,
+            lambda piece: os.write(fd, piece),
+            self._stdout_fd,
+            lambda: os.read(self._stdout_fd, _PIPE_BYTES),
+            self._buffer,
+            timeout,
+        )
 
     def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
         """As :meth:`Transport.read_line`; ``timeout`` is only heeded on POSIX (elsewhere a pipe
@@ -458,10 +539,26 @@ class SocketTransport(Transport):
             raise
         return cls(sock, host, port)
 
-    def send(self, data: bytes) -> None:
+    def send(self, data: bytes, timeout: Optional[float] = None) -> None:
+        """As :meth:`Transport.send`: where ``poll`` and ``MSG_DONTWAIT`` exist (POSIX), written by
+        pieces as the server takes them, the server's responses read meanwhile; elsewhere written
+        whole, without a bound."""
         if self._closed:
             raise ValueError("the connection is closed")
-        self._sock.sendall(data)
+        if not (hasattr(select, "poll") and hasattr(socket, "MSG_DONTWAIT")):
+            self._sock.sendall(data)
+            return
+        sock = self._sock
+        fd = sock.fileno()
+        _send_reading(
+            data,
+            fd,
+            lambda piece: sock.send(piece, socket.MSG_DONTWAIT),
+            fd,
+            lambda: sock.recv(_RECV_BYTES, socket.MSG_DONTWAIT),
+            self._buffer,
+            timeout,
+        )
 
     def read_line(self, timeout: Optional[float] = None) -> Optional[bytes]:
         return _read_line(self._buffer, self._receive, timeout)

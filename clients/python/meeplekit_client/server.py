@@ -15,7 +15,7 @@ import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _checks
-from ._transport import PipeTransport, SocketTransport, Transport, address_text
+from ._transport import PipeTransport, SendTimeout, SocketTransport, Transport, address_text
 from .errors import MeepleError, ServerError
 
 PROTOCOL = 1
@@ -310,7 +310,7 @@ class Server:
         self._dead = error
         return error
 
-    def _timed_out(self, op: str) -> ServerError:
+    def _timed_out(self, op: str, verb: str = "answer") -> ServerError:
         """Records that the response to ``op`` did not come within the request timeout, ends the
         session (the server, if this client started it) and returns the error saying so."""
         transport = self._transport
@@ -321,7 +321,7 @@ class Server:
         transport.abort()
         error = ServerError(
             "client/request-timeout",
-            f"{who} did not answer {op!r} within {self.request_timeout:g} s (request_timeout): the client "
+            f"{who} did not {verb} {op!r} within {self.request_timeout:g} s (request_timeout): the client "
             f"{ended} and this session is over, since any later response would be out of step with "
             "the requests" + transport.stderr_note(),
             # A started server has been ended: its exit status and its last stderr lines are known.
@@ -368,7 +368,11 @@ class Server:
                 sent.append(line + b"\n")
         if sent:
             try:
-                self._transport.send(b"".join(sent))
+                # The responses that come while this is written are kept: the server is never left
+                # waiting for them to be read while the client waits for it to read.
+                self._transport.send(b"".join(sent), self.request_timeout)
+            except SendTimeout:
+                raise self._timed_out(next(p.op for p in pending if p._response is None), "take") from None
             except (OSError, ValueError):
                 raise self._died("while a request was sent") from None
         self._inflight.extend(p for p in pending if p._response is None)

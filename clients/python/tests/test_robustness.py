@@ -10,11 +10,15 @@ server sends makes the client raise anything but a ``MeepleError``.
 from __future__ import annotations
 
 import base64
+import os
+import signal
 import struct
+import sys
+import threading
 import unittest
 from unittest import mock
 
-from _support import ScriptedPeer, ServerTestCase, relay
+from _support import HELLO_LINE, ListeningServer, ScriptedPeer, ServerTestCase, relay
 
 from meeplekit_client import AECEnv, MeepleError, Server, ServerError, VectorEnv, fetch, load_game
 from meeplekit_client import _arrays
@@ -251,6 +255,95 @@ class IntegerArgumentTest(ServerTestCase):
             list(env.agent_iter(2.5))
         env.step(legal[0])
         env.close()
+
+
+# A server on pipes that stops reading while its output is not read (it writes each response
+# whole before it reads the next request): "big" is answered with a megabyte.
+BACK_PRESSURE_SERVER = """
+import json, sys
+out = sys.stdout.buffer
+out.write(%r)
+out.flush()
+for line in sys.stdin.buffer:
+    request = json.loads(line)
+    pad = "y" * 1000000 if request["op"] == "big" else ""
+    out.write(json.dumps({"id": request["id"], "ok": True, "pad": pad}).encode() + b"\\n")
+    out.flush()
+""" % HELLO_LINE
+
+
+class BackPressureTest(unittest.TestCase):
+    """A batch whose responses fill the pipes while it is still being written: the server stops
+    reading until they are read, and the client reads them while it writes, so neither waits on
+    the other for ever."""
+
+    def run_batch(self, server, requests):
+        """``server.request_many(requests)`` in a thread, waited for generously (a deadlock would
+        otherwise hang the test run); returns its results."""
+        out = []
+
+        def run():
+            try:
+                out.append(server.request_many(requests, raise_errors=False))
+            except BaseException as e:  # raised in the test's thread
+                out.append(e)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(300)
+        if thread.is_alive():
+            if server.pid is not None:
+                os.killpg(server.pid, signal.SIGKILL)  # the blocked write fails, and the thread ends
+            else:
+                server.close()
+            thread.join(60)
+            self.fail("the batch did not finish: the client and the server wait on each other")
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        return out[0]
+
+    def big_batch(self, count, text_bytes):
+        return [("big", {})] * count + [("echo", {"text": "x" * text_bytes})] + [("big", {})]
+
+    def test_over_pipes(self):
+        with Server([sys.executable, "-c", BACK_PRESSURE_SERVER]) as server:
+            results = self.run_batch(server, self.big_batch(8, 4_000_000))
+            self.assertEqual([len(r["pad"]) for r in results], [1000000] * 8 + [0, 1000000])
+            self.assertEqual(server.request("echo")["ok"], True)
+
+    def test_over_tcp(self):
+        peer = ScriptedPeer(lambda request: {"ok": True, "pad": "y" * 1000000 if request["op"] == "big" else ""})
+        self.addCleanup(peer.close)
+        with Server.connect(peer.port, timeout=60) as server:
+            results = self.run_batch(server, self.big_batch(24, 12_000_000))
+            self.assertEqual([len(r["pad"]) for r in results], [1000000] * 24 + [0, 1000000])
+            self.assertEqual(server.request("echo")["ok"], True)
+
+    def test_a_server_that_takes_nothing_is_a_request_timeout(self):
+        # It says hello, then neither reads nor answers: the request cannot be written whole. The
+        # bound may be short, since the peer never takes a byte however slow the machine is.
+        silent = "import sys, time; sys.stdout.buffer.write(%r); sys.stdout.flush(); time.sleep(600)" % HELLO_LINE
+        server = Server([sys.executable, "-c", silent], request_timeout=1.0)
+        self.addCleanup(server.close)
+        with self.assertRaises(ServerError) as caught:
+            self.run_batch(server, [("echo", {"text": "x" * 4_000_000})])
+        self.assertEqual(caught.exception.code, "client/request-timeout")
+        self.assertIn("did not take 'echo'", caught.exception.message)
+        self.assertFalse(server.alive)
+
+    def test_a_real_server_over_tcp(self):
+        listening = ListeningServer()
+        self.addCleanup(listening.stop)
+        with Server.connect(listening.port, timeout=60) as server:
+            game = load_game("classic", server=server)
+            state = game.new_initial_state(seed="back-pressure")
+            state.legal_actions()
+            requests = [("observation_tensor", {"state_id": state.id, "player": 0})] * 60
+            requests.append(("deserialize", {"game_id": game.id, "text": "x" * 12_000_000}))
+            results = self.run_batch(server, requests)
+            self.assertTrue(all(r["observation"]["shape"] == [game.observation_tensor_size()] for r in results[:60]))
+            self.assertFalse(results[60].code.startswith("client/"))
+            self.assertTrue(state.clone().legal_actions())
 
 
 def binary(dtype, fmt, values, shape):
