@@ -162,7 +162,9 @@ class Server:
     and closing it closes the connection only.
 
     ``request_timeout`` (seconds; default None, or infinity: no bound) bounds each wait for a
-    response. A server that has not answered within it raises :class:`ServerError` with code
+    response, and each wait for the server to take more of a request being written (the client
+    reads the responses that come meanwhile, so a server that stops reading until its output is
+    read never waits on it). A server that has not answered within it raises :class:`ServerError` with code
     ``client/request-timeout``, and the session is over, since its later responses would be out of
     step with the requests: a started server is ended (as by :meth:`close`, without waiting for
     it), a connection closed, and every later request fails saying so. Only POSIX can bound a wait
