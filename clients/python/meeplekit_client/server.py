@@ -228,7 +228,8 @@ class Server:
         Raises :class:`ServerError`: ``client/connect`` when no connection can be made (refused,
         an unknown host, no answer within ``timeout``), ``client/startup-timeout`` when the peer
         sends no hello line within ``timeout``, ``client/server-exited`` when it closes the
-        connection first, ``client/hello`` or ``client/protocol-version`` when it is another
+        connection first, the server's own code when it refuses the session with an error line
+        instead of its hello (``protocol/too-many-connections``), ``client/hello`` or ``client/protocol-version`` when it is another
         program or speaks another protocol; later, ``client/request-timeout`` for a request not
         answered within ``request_timeout`` (the connection is then closed).
         """
@@ -296,6 +297,13 @@ class Server:
                 "client/hello",
                 f"{transport.peer} is not meeplekit serve: its first line is not JSON: {line[:200]!r}" + transport.stderr_note(),
             ) from None
+        error = hello.get("error") if isinstance(hello, dict) and hello.get("ok") is False else None
+        if isinstance(error, dict) and isinstance(error.get("code"), str) and error["code"]:
+            # The server refuses the session (protocol/too-many-connections): its line instead of a hello.
+            raise ServerError(
+                error["code"],
+                f"{transport.peer} refused the session: {error.get('message', '')}" + transport.stderr_note(),
+            )
         if not isinstance(hello, dict) or hello.get("hello") != "meeplekit":
             raise ServerError("client/hello", f"{transport.peer} is not meeplekit serve: its first line is {line[:200]!r}")
         if hello.get("protocol") != PROTOCOL:

@@ -72,6 +72,15 @@ class FramingTest(unittest.TestCase):
         self.addCleanup(server.close)
         return server
 
+    def test_a_session_refused_instead_of_a_hello(self):
+        line = b'{"id":null,"ok":false,"error":{"code":"protocol/too-many-connections","message":"this server serves 64 connections"}}\n'
+        peer = ScriptedPeer(lambda request: None, hello=line)
+        self.addCleanup(peer.close)
+        with self.assertRaises(ServerError) as caught:
+            Server.connect(peer.port, timeout=60)
+        self.assertEqual(caught.exception.code, "protocol/too-many-connections")
+        self.assertIn("64 connections", caught.exception.message)
+
     def test_an_error_with_id_null_answers_the_request_in_flight(self):
         def answer(request):
             if request.get("op") == "bad":
