@@ -1,5 +1,5 @@
 /**
- * The `meeplekit` command as a real process (src/cli/main.ts through tsx), where signals,
+ * The `meeplekit` command as a real process (src/cli/main.ts, bundled once: test/global-setup.ts), where signals,
  * terminals and pipes matter (issue 14): Ctrl-C stops `simulate` cleanly and `--resume` ends the
  * file as a run never stopped; the progress bar only on a terminal (a pseudo-terminal from
  * util-linux's `script`), ticking before any game is done; a reader that closes the pipe early
@@ -17,15 +17,16 @@ import { CLI_EXPANSION_INFO, CLI_GAMES } from '../src/cli/expansions.js';
 import { runPlay } from '../src/cli/play.js';
 import { RENDER_HELP, runRender } from '../src/cli/render.js';
 import { runSimulate, SIMULATE_HELP } from '../src/cli/simulate.js';
+import { cliCommand } from './cli-command.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'meeplekit-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CLI = [process.execPath, '--import', 'tsx', 'src/cli/main.ts'];
+const CLI = cliCommand();
 const shell = (words: readonly string[]): string => words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
 
 function run(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(CLI[0]!, [...CLI.slice(1), ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(CLI[0]!, [...CLI.slice(1), ...args], { encoding: 'utf8', timeout: 600_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,7 +38,7 @@ function lineCount(file: string): number {
   }
 }
 
-async function until(check: () => boolean, what: string, ms = 90_000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = 540_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -99,19 +100,21 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 describe('meeplekit simulate: the progress bar only on a terminal', () => {
   test.skipIf(!hasScript)('on a terminal: drawn at once with eta ?, redrawn on a timer while games are played, then the closing line', () => {
     const out = join(dir, 'tty.jsonl');
-    const command = shell([...CLI, 'simulate', '--games', '10', '--bots', 'greedy', '--seed', 'tty', '--workers', '1', '--out', out]);
+    // 40 greedy games: long enough (a second or more) for several of the bar's 250 ms redraws even on
+    // a quick machine; a slow one only draws more frames.
+    const command = shell([...CLI, 'simulate', '--games', '40', '--bots', 'greedy', '--seed', 'tty', '--workers', '1', '--out', out]);
     // util-linux script: the command on a pseudo-terminal, its output on our stdout.
-    const r = spawnSync('script', ['-qefc', command, '/dev/null'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('script', ['-qefc', command, '/dev/null'], { encoding: 'utf8', timeout: 600_000 });
     expect(r.status).toBe(0);
     const frames = r.stdout.split('\r').filter((f) => f.startsWith('simulate ['));
-    expect(frames[0]).toMatch(/^simulate \[\.{30}\] 0\/10 games 0:00 eta \?\x1b\[K$/);
+    expect(frames[0]).toMatch(/^simulate \[\.{30}\] 0\/40 games 0:00 eta \?\x1b\[K$/);
     // More frames than states of the count: the bar moves on a timer, not only when a game ends.
-    const counts = new Set(frames.map((f) => /(\d+)\/10 games/.exec(f)![1]));
+    const counts = new Set(frames.map((f) => /(\d+)\/40 games/.exec(f)![1]));
     expect(frames.length).toBeGreaterThan(counts.size + 1);
-    expect(frames.some((f) => /\d+\/10 games \d+:\d\d [\d.]+ games\/s eta \d+:\d\d/.test(f))).toBe(true);
-    expect(frames[frames.length - 1]).toMatch(/^simulate \[#{30}\] 10\/10 games \d+:\d\d [\d.]+ games\/s eta 0:00\x1b\[K/);
-    expect(r.stdout).toMatch(/meeplekit simulate: 10 games in [\d.]+ s \([\d.]+ games\/s\) to \S+tty\.jsonl\r?\n$/);
-    expect(lineCount(out)).toBe(12);
+    expect(frames.some((f) => /\d+\/40 games \d+:\d\d [\d.]+ games\/s eta \d+:\d\d/.test(f))).toBe(true);
+    expect(frames[frames.length - 1]).toMatch(/^simulate \[#{30}\] 40\/40 games \d+:\d\d [\d.]+ games\/s eta 0:00\x1b\[K/);
+    expect(r.stdout).toMatch(/meeplekit simulate: 40 games in [\d.]+ s \([\d.]+ games\/s\) to \S+tty\.jsonl\r?\n$/);
+    expect(lineCount(out)).toBe(42);
   });
 
   test('not a terminal: no bar, no control characters, only the closing line; --quiet: nothing', () => {
@@ -131,7 +134,7 @@ describe('a reader that closes the pipe early ends the command quietly (code 0, 
     ['--help | true', ['--help'], 'true'],
     ['render tile | true', ['render', 'tile', 'D'], 'true'],
   ])('%s', (_, args, reader) => {
-    const r = spawnSync('bash', ['-c', `${shell([...CLI, ...args])} 2>${join(dir, 'err.txt')} | ${reader}; echo "status \${PIPESTATUS[0]}"`], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('bash', ['-c', `${shell([...CLI, ...args])} 2>${join(dir, 'err.txt')} | ${reader}; echo "status \${PIPESTATUS[0]}"`], { encoding: 'utf8', timeout: 600_000 });
     expect(r.stdout).toMatch(/status 0\n$/);
     if (reader === 'head -1') expect(r.stdout.split('\n')).toHaveLength(3);
     expect(readFileSync(join(dir, 'err.txt'), 'utf8')).toBe('');

@@ -16,6 +16,7 @@ import { REPLAY_EXPANSIONS, loadReplayFile, rulesetFromReplay, runRender, svgToP
 import { describeEvent, describeMove, describeStep, replayPositions } from '../src/cli/viewer.js';
 import { renderBoard } from '../src/render/index.js';
 import { castle } from '../src/games/castle/entry.js';
+import { cliCommand } from './cli-command.js';
 
 let dir: string;
 beforeAll(() => {
@@ -586,9 +587,9 @@ describe('replay files name their expansions with options', () => {
   });
 });
 
-describe('the meeplekit command (src/cli/main.ts through tsx)', () => {
+describe('the meeplekit command (src/cli/main.ts, bundled once: test/global-setup.ts)', () => {
   test('render writes SVG text and PNG bytes to stdout, and exits 2 on a bad argument', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'buffer', timeout: 60_000 });
+    const run = (args: string[]) => spawnSync(cliCommand()[0], [cliCommand()[1], ...args], { encoding: 'buffer', timeout: 600_000 });
     const svg = run(['render', 'tile', 'D']);
     expect(svg.status).toBe(0);
     expectSvg(svg.stdout.toString('utf8'));

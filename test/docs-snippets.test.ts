@@ -54,7 +54,7 @@ let runs: RunResult[] = [];
 beforeAll(async () => {
   ({ diagnostics, optionErrors } = typeCheckSnippets(root, [...checked, ...selfCheck]));
   runs = await runSnippets(root, [...runnable, throws]);
-}, 110_000);
+});
 
 const of = (s: Snippet): SnippetDiagnostic[] => diagnostics.filter((d) => d.snippet === s);
 const runOf = (s: Snippet): RunResult => runs.find((r) => r.snippet === s)!;

@@ -28,6 +28,7 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { award } from '../src/core/engine/scoring.js';
+import { byDepth } from './depth.js';
 
 interface TollSlice {
   asked: number;
@@ -157,7 +158,7 @@ describe('a move offered at the deploy step by an expansion', () => {
 
 describe('random games with expansion steps: every core property holds', () => {
   test.each([2, 3, 4])('%i players: immer path = Simulator path, replay and parse round-trip, undo, score = events', (players) => {
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < byDepth(6, 2); i++) {
       const seed = `toll-games-${players}-${i}`;
       const g = newGame(rules, { players, seed });
       if (!g.ok) throw new Error(g.error.message);

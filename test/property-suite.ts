@@ -38,6 +38,7 @@ import {
   type PlacedTile,
   type Simulator,
 } from '../src/index.js';
+import { byDepth } from './depth.js';
 import { canon } from './helpers.js';
 import { createRuleset, type Ruleset } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
@@ -55,7 +56,8 @@ export interface Scale {
 
 /** The same properties for any ruleset (style.md point 12: every ruleset passes them). */
 export function propertySuite(rules: Ruleset, scale: Scale): void {
-  const runs = (n: number): number => Math.max(2, Math.round(n * scale.runs));
+  // At least two runs of each property (one in the fast tier, test/depth.ts).
+  const runs = (n: number): number => Math.max(byDepth(2, 1), Math.round(n * scale.runs));
   const FOLLOWERS = rules.followers;
   const TILE_COUNT = rules.tileCount;
   /** Start tiles that never were in the bag (The Castle's start fields, laid outside the wall). */

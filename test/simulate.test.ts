@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { byDepth, FULL } from './depth.js';
 import { untimed } from './helpers.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/entry.js';
 import { runSimulate, SIMULATE_HELP, type GameRecord, type SimulateHeader, type SimulateIo, type SimulateSummary } from '../src/cli/simulate.js';
@@ -54,13 +55,15 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 describe('meeplekit simulate: the file', () => {
   test.each([
-    ['classic, 2 players', ['--players', '2', '--games', '30', '--seed', 'w']],
-    ['classic, 4 players, greedy against random', ['--players', '4', '--games', '6', '--seed', 'g', '--bots', 'greedy,random']],
-    ['king-robber and shrines, 3 players', ['--expansions', 'king-robber,shrines', '--players', '3', '--games', '20', '--seed', 'e']],
-    ['The Castle', ['--game', 'castle', '--players', '2', '--games', '12', '--seed', 'c']],
+    // Fewer games in the fast tier (test/depth.ts); still more games than workers.
+    ['classic, 2 players', ['--players', '2', '--games', byDepth('30', '8'), '--seed', 'w']],
+    ['classic, 4 players, greedy against random', ['--players', '4', '--games', byDepth('6', '4'), '--seed', 'g', '--bots', 'greedy,random']],
+    ['king-robber and shrines, 3 players', ['--expansions', 'king-robber,shrines', '--players', '3', '--games', byDepth('20', '6'), '--seed', 'e']],
+    ['The Castle', ['--game', 'castle', '--players', '2', '--games', byDepth('12', '4'), '--seed', 'c']],
   ])('%s: the same file for 1, 2 and 3 workers; header, games in order, summary', async (_name, args) => {
     const one = await file([...args, '--workers', '1'], 'one.jsonl');
-    const two = await file([...args, '--workers', '2'], 'two.jsonl');
+    // The fast tier (test/depth.ts) skips two workers: three already split the games unevenly.
+    const two = FULL ? await file([...args, '--workers', '2'], 'two.jsonl') : one;
     const three = await file([...args, '--workers', '3', '--quiet'], 'three.jsonl');
     expect(two).toBe(one);
     expect(three).toBe(one);
@@ -271,8 +274,10 @@ describe('meeplekit simulate --resume', () => {
     const ends: number[] = [];
     let at = -1;
     while ((at = whole.indexOf('\n', at + 1)) >= 0) ends.push(at + 1);
-    // Cut at every line end but the last, in the middle of each line, and at the start.
-    const cuts = [0, 7, ...ends.slice(0, -1), ...ends.slice(0, -1).map((e) => e + 20)];
+    // Cut at every line end but the last, in the middle of each line, and at the start; the fast
+    // tier (test/depth.ts) every third of those cuts, the start, the header's and the summary's.
+    const all = [0, 7, ...ends.slice(0, -1), ...ends.slice(0, -1).map((e) => e + 20)];
+    const cuts = byDepth(all, all.filter((_, i) => i % 3 === 0 || i === all.length - 1 || i === 2));
     for (const cut of cuts) {
       const { run, text } = await resume(whole.slice(0, cut), 'cut.jsonl', cut % 2 === 0 ? '1' : '2');
       expect(run.code, `cut at ${cut}: ${run.stderr}`).toBe(0);

@@ -31,6 +31,7 @@ import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
 import { must, playGame } from './helpers.js';
+import { byDepth } from './depth.js';
 
 function rulesOf(spec: RulesetOptions): Ruleset {
   return must(createRuleset(spec));
@@ -86,7 +87,7 @@ describe('applying the delta of every move to the view before it gives exactly t
         }
       }
       expect(moves).toBe((states.length - 1) * viewers.length);
-    }, 60_000);
+    });
   }
 
   test.each(GAMES.filter((_, i) => i % 2 === 0).map((g) => [g.name, g] as const))('with the observation carried along: %s', (_name, g) => {
@@ -99,7 +100,7 @@ describe('applying the delta of every move to the view before it gives exactly t
       held = deepFreeze(applied);
     }
     expect(held.observation?.step.kind).toBe('game-over');
-  }, 60_000);
+  });
 });
 
 describe('deltas between any two views of a viewer', () => {
@@ -213,10 +214,10 @@ describe('the differ on random JSON: patching a with diff(a, b) gives b, byte fo
   };
 
   test('unrelated values', () => {
-    fc.assert(fc.property(json, json, check), { numRuns: 600 });
+    fc.assert(fc.property(json, json, check), { numRuns: byDepth(600, 150) });
   });
   test('a value and an edited copy of it', () => {
-    fc.assert(fc.property(json.chain((a) => fc.tuple(fc.constant(a), edited(a))), ([a, b]) => check(a, b)), { numRuns: 600 });
+    fc.assert(fc.property(json.chain((a) => fc.tuple(fc.constant(a), edited(a))), ([a, b]) => check(a, b)), { numRuns: byDepth(600, 150) });
   });
   test('equal values give no operation', () => {
     fc.assert(
@@ -390,14 +391,14 @@ describe('the target fingerprint: reordered, dropped or doubled operations never
     }
     expect(tried).toBeGreaterThan(500);
     expect(caughtByTarget).toBeGreaterThan(100);
-  }, 60_000);
+  });
 });
 
 describe('property: the deltas of random play round-trip', () => {
   const plan = fc.record({ seed: fc.string({ maxLength: 8 }), players: fc.integer({ min: 2, max: 4 }), choices: fc.array(fc.nat(), { maxLength: 250 }) });
   test.each([
-    ['classic', classic, 4],
-    ['count, king-robber, princess-dragon, shrines, tower', allModules, 2],
+    ['classic', classic, byDepth(4, 1)],
+    ['count, king-robber, princess-dragon, shrines, tower', allModules, byDepth(2, 1)],
   ] as const)('%s: through JSON, every viewer, each delta applied to the view before makes the view after', (_name, rules, numRuns) => {
     fc.assert(
       fc.property(plan, ({ seed, players, choices }) => {
@@ -417,5 +418,5 @@ describe('property: the deltas of random play round-trip', () => {
       }),
       { numRuns },
     );
-  }, 120_000);
+  });
 });
