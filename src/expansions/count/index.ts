@@ -1,10 +1,10 @@
 /**
  * The Count of Carcassonne: the City of Carcassonne (12 squares, four quarters: castle, market,
  * blacksmith, cathedral) replaces the start tile, with the Count standing in the castle.
- * Rules: count-king-robber-shrines.cs.txt, "Hrabě z Carcassonne" (the 2nd edition, the
- * authority), with the older sheet count-of-carcassonne.cs.txt as an edition option;
- * digest-expansions.md, "Count of Carcassonne" and "Order of steps in one turn"; the City's data:
- * classic-tiles.md, "E. The Count of Carcassonne". docs/expansions/count.md maps each rule to its
+ * Rules: the Czech "Count, King and Robber" rules, "Hrabě z Carcassonne" (the 2nd edition, the
+ * authority), with the older Czech rules sheet "Hrabě z Carcassonne" as an edition option;
+ * the expansions digest, "Count of Carcassonne" and "Order of steps in one turn"; the City's data:
+ * the classic tile reference, "E. The Count of Carcassonne". docs/expansions/count.md maps each rule to its
  * code and test.
  *
  * - **The City**: 12 start tiles CO1..CO12 at x 0..3, y 0..2, unturned. Tiles laid against its

@@ -10,7 +10,7 @@ import { FAIRY_SCORING_POINTS, FAIRY_TURN_POINTS } from './fairy.js';
 import { PRINCESS_DRAGON } from './state.js';
 
 /**
- * What the fairy can give one player (princess-and-dragon.sk.txt, "Víla"; fairy.ts), with `t`
+ * What the fairy can give one player (the Slovak rulebook of The Princess and the Dragon, "Víla"; fairy.ts), with `t`
  * the most turns one player has (`turnsPerPlayer`) and `F` the followers per player:
  *
  * - 1 at the start of each of the player's turns (after the first) with a follower of theirs on
