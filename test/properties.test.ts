@@ -10,14 +10,14 @@ import { castle as castleModule } from '../src/games/castle/entry.js';
 import { byDepth } from './depth.js';
 
 // Classic alone, in full: 200 complete games for each player count (issue: foundation); the fast
-// tier (test/depth.ts) a tenth of the runs and 4 games.
-propertySuite(classicRules(), byDepth({ runs: 1, games: 200, players: [2, 3, 4, 5] }, { runs: 0.1, games: 4, players: [2, 3, 4, 5] }));
+// tier (test/depth.ts) a twentieth of the runs and 2 games.
+propertySuite(classicRules(), byDepth({ runs: 1, games: 200, players: [2, 3, 4, 5] }, { runs: 0.05, games: 2, players: [2, 3, 4, 5] }));
 
 // The Castle (two players only), in full: 200 complete games (issue: The Castle).
 {
   const castle = createRuleset({ game: castleModule() });
   if (!castle.ok) throw new Error(castle.error.message);
-  propertySuite(castle.value, byDepth({ runs: 1, games: 200, players: [2] }, { runs: 0.1, games: 4, players: [2] }));
+  propertySuite(castle.value, byDepth({ runs: 1, games: 200, players: [2] }, { runs: 0.05, games: 2, players: [2] }));
 }
 
 // Each expansion alone and every pair (where two modules meet), lighter per subset: the whole suite,
