@@ -135,7 +135,9 @@ describe('deltas between any two views of a viewer', () => {
 });
 
 describe('deltas are small', () => {
-  test('a classic move is typically under 300 bytes of JSON (median over a seeded 2-player game, every viewer)', () => {
+  // A budget, like the bundle sizes: the median was 278 bytes, 298 with the target fingerprint
+  // (20 bytes a delta, issue 26); the budget leaves a little room over that.
+  test('a classic move is typically under 320 bytes of JSON (median over a seeded 2-player game, every viewer)', () => {
     const { states } = playGame(classic, 2, 'delta-size');
     const sizes: number[] = [];
     for (const viewer of [0, 1]) {
@@ -145,7 +147,7 @@ describe('deltas are small', () => {
       }
     }
     sizes.sort((a, b) => a - b);
-    expect(sizes[sizes.length >> 1]).toBeLessThan(300);
+    expect(sizes[sizes.length >> 1]).toBeLessThan(320);
     expect(sizes[sizes.length - 1]).toBeLessThan(600);
     // And a whole view is ten times that.
     expect(JSON.stringify(must(publicView(classic, states[states.length - 1]!, 0))).length).toBeGreaterThan(10 * sizes[sizes.length >> 1]!);
