@@ -141,6 +141,7 @@ describe('count: the City of Carcassonne', () => {
       quarters: { castle: [0, 0], market: [0, 0], blacksmith: [0, 0], cathedral: [0, 0] },
       count: 'castle',
       scoresBefore: [0, 0],
+      movedOut: false,
     });
   });
 
@@ -474,6 +475,29 @@ describe('count: out of the city', () => {
     expect(slice(sc).quarters.blacksmith).toEqual([0, 1]);
     // Red scored: no entry into the City; blue's turn.
     expect(sc.state.step).toMatchObject({ kind: 'place-tile', player: 1 });
+  });
+
+  test('note 8: red moves a follower out onto the road, blue keeps the majority and scores; red, who used a follower from the City, may not enter it though it scored nothing (2nd-edition rules, note 8: "Pokud hráč použije družiníka, který se již nachází ve městě Carcassonne, pak profituje z hodnocení a nemůže do města Carcassonne přesunout dalšího družiníka")', () => {
+    const sc = example2();
+    sc.play({ type: 'count/move-out', player: 1, count: 1 });
+    sc.events = [];
+    sc.play({ type: 'count/move-out', player: 0, count: 1 });
+    // Blue's thief and the follower blue moved out outnumber red's one: blue scores, red nothing.
+    expect(scoredOf(sc.events)).toEqual([[1, 3, 'road', 'completed']]);
+    expect(sc.state.scores).toEqual([0, 3]);
+    expect(sc.state.supply[0]).toBeGreaterThan(0);
+    // Red scored nothing while blue scored, but red used a follower from the City: no entry.
+    expect(sc.state.step).toMatchObject({ kind: 'place-tile', player: 1 });
+    expect(slice(sc).movedOut).toBe(true);
+  });
+
+  test('note 8 concerns only the player who moves: blue moving a follower out does not keep red (who scored nothing) from entering', () => {
+    const sc = example2();
+    sc.play({ type: 'count/move-out', player: 1, count: 1 });
+    sc.play({ type: 'count/move-out', player: 0, count: 0 });
+    expect(sc.state.scores).toEqual([0, 3]);
+    expect(sc.state.step).toEqual({ kind: 'count/enter', player: 0 });
+    expect(slice(sc).movedOut).toBe(false);
   });
 
   test('the Count blocks its quarter: with the Count in the blacksmith nobody is asked, blue\'s thief scores alone, and red (who scored nothing) may enter (rules: "ze čtvrti, kde se nachází figurka hraběte, není dovoleno přemísťovat žádné družiníky")', () => {

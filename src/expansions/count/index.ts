@@ -66,7 +66,7 @@
  * const game = newGame(rules.value, { players: 3, seed: 'count' });
  * if (!game.ok) throw new Error(game.error.message);
  * console.log(rules.value.id, game.value.tiles.length, game.value.ext['count']);
- * // classic+count{"countMoves":"clockwise"}#<digest> 12 { quarters: {...}, count: 'castle', scoresBefore: [0, 0, 0] }
+ * // classic+count{"countMoves":"clockwise"}#<digest> 12 { quarters: {...}, count: 'castle', scoresBefore: [0, 0, 0], movedOut: false }
  * ```
  *
  * @module meeplekit/expansions/count
@@ -175,9 +175,11 @@ export function count(options?: CountOptions): Expansion {
   function afterAction(ctx: HookContext): void {
     // Copied into the slice's own array (the state is the hook's private copy): one allocation
     // fewer every turn.
-    const before = sliceOfState(ctx.state).scoresBefore;
+    const slice = sliceOfState(ctx.state);
+    const before = slice.scoresBefore;
     const scores = ctx.state.scores;
     for (let p = 0; p < scores.length; p++) before[p] = scores[p]!;
+    slice.movedOut = false;
   }
 
   function beforeScoring(ctx: HookContext, root: number): 'wait' | void {
@@ -197,7 +199,10 @@ export function count(options?: CountOptions): Expansion {
     const s = ctx.state;
     const p = s.active;
     if (s.supply[p]! <= 0) return;
-    const before = sliceOfState(s).scoresBefore;
+    const slice = sliceOfState(s);
+    // Note 8: a player who used a follower from the City this turn profited from the scoring.
+    if (slice.movedOut) return;
+    const before = slice.scoresBefore;
     // "některý ze soupeřů alespoň jeden bod získá, zatímco vy nezískáte žádný"
     if (s.scores[p]! > before[p]!) return;
     let opponent = false;
@@ -274,6 +279,7 @@ export function count(options?: CountOptions): Expansion {
           const root = state.flow!.roots[0]!;
           slice.quarters[step.quarter][p]! -= m.count;
           for (let i = 0; i < m.count; i++) addFollower(state, p, root);
+          if (p === state.active) slice.movedOut = true;
           emitExpansionEvent(emit, 'count/moved-out', { player: p, quarter: step.quarter, count: m.count, feature: step.feature });
         } else emitExpansionEvent(emit, 'count/declined', { player: p, step: step.kind, quarter: step.quarter, feature: step.feature });
         const next = nextMover(state, slice, step.quarter, roundIndex(state, p));
@@ -375,7 +381,7 @@ export function count(options?: CountOptions): Expansion {
     validate: () => problem,
     setup: (_rules, players): CountState => {
       const zeros = (): number[] => new Array<number>(players).fill(0);
-      return { quarters: { castle: zeros(), market: zeros(), blacksmith: zeros(), cathedral: zeros() }, count: 'castle', scoresBefore: zeros() };
+      return { quarters: { castle: zeros(), market: zeros(), blacksmith: zeros(), cathedral: zeros() }, count: 'castle', scoresBefore: zeros(), movedOut: false };
     },
     afterAction,
     beforeScoring,

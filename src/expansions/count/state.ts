@@ -38,6 +38,14 @@ export interface CountState {
    * (a Tower ransom paid before) do not count.
    */
   scoresBefore: number[];
+  /**
+   * Whether the active player moved a follower out of the City onto a feature scored this turn.
+   * Such a player "profits from the scoring" and may not put a follower into the City afterwards,
+   * even when the moved follower won nothing (the 2nd-edition rules, note 8: "Pokud hráč použije
+   * družiníka, který se již nachází ve městě Carcassonne, pak profituje z hodnocení a nemůže do
+   * města Carcassonne přesunout dalšího družiníka").
+   */
+  movedOut: boolean;
 }
 
 /** A step of the Count's (`state.step` while the game waits for one of its decisions). */
