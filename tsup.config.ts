@@ -9,13 +9,14 @@ const expansions = Object.fromEntries(
     .map((d) => [`expansions/${d.name}`, `src/expansions/${d.name}/index.ts`]),
 );
 
-// The research interface is the `meeplekit/ai` subpath (src/ai/index.ts -> dist/ai.*); pictures are
+// The research interface is the `meeplekit/ai` subpath (src/ai/index.ts -> dist/ai.*), the bots
+// `meeplekit/bots` (src/bots/index.ts -> dist/bots.*); pictures are
 // `meeplekit/render` (src/render/index.ts -> dist/render.*).
 // Two module formats: ESM (`.js`, `.d.ts`) for `import`, CJS (`.cjs`, `.d.cts`) for `require`.
 // The CLI is ESM only: it is run, never imported.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', ai: 'src/ai/index.ts', render: 'src/render/index.ts', 'games/classic': 'src/games/classic/entry.ts', 'games/castle': 'src/games/castle/entry.ts', ...expansions },
+    entry: { index: 'src/index.ts', ai: 'src/ai/index.ts', bots: 'src/bots/index.ts', render: 'src/render/index.ts', 'games/classic': 'src/games/classic/entry.ts', 'games/castle': 'src/games/castle/entry.ts', ...expansions },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

@@ -129,6 +129,17 @@ while (!sim.isTerminal()) {
 }
 console.log(sim.returns('score'));`,
   },
+  {
+    entry: './bots',
+    name: 'classic search bot',
+    budget: 29_600,
+    absent: allBut(),
+    code: `import { applyMove, createRuleset, newGame } from 'meeplekit';
+import { searchBot } from 'meeplekit/bots';
+const rules = createRuleset({ game: 'classic' });
+const game = newGame(rules.value, { players: 2, seed: 'size' });
+console.log(applyMove(rules.value, game.value, searchBot({ level: 1 })(rules.value, game.value)).ok);`,
+  },
 ];
 
 const specifier = (entry) => (entry === '.' ? 'meeplekit' : `meeplekit/${entry.slice(2)}`);

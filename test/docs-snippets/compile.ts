@@ -14,6 +14,7 @@ import type { Snippet } from './extract.js';
 export const IMPORT_PATHS: Readonly<Record<string, string>> = {
   meeplekit: 'src/index.ts',
   'meeplekit/ai': 'src/ai/index.ts',
+  'meeplekit/bots': 'src/bots/index.ts',
   'meeplekit/render': 'src/render/index.ts',
   'meeplekit/games/*': 'src/games/*/entry.ts',
   'meeplekit/expansions/*': 'src/expansions/*/index.ts',

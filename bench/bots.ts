@@ -1,0 +1,57 @@
+/**
+ * Search speed of meeplekit/bots: iterations per second of the search bot, over the decisions of
+ * seeded 2-player classic games (every tenth decision of each game, so that early, middle and late
+ * positions count), on one core.
+ *
+ *   npm run bench:bots -- [--level 5] [--games 3] [--game classic|castle] [--players 2] [--json]
+ */
+import { parseArgs } from 'node:util';
+import { applyMove, createRandomSource, createRuleset, greedyBot, newGame, type GameState } from '../src/index.js';
+import { castle } from '../src/games/castle/entry.js';
+import { LEVEL_SPECS, type Level } from '../src/bots/levels.js';
+import { createSearch, runSearch } from '../src/bots/search.js';
+
+const { values: args } = parseArgs({
+  options: {
+    level: { type: 'string', default: '5' },
+    games: { type: 'string', default: '3' },
+    game: { type: 'string', default: 'classic' },
+    players: { type: 'string', default: '2' },
+    every: { type: 'string', default: '10' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const level = Number(args.level) as Level;
+const created = createRuleset({ game: args.game === 'castle' ? castle() : 'classic' });
+if (!created.ok) throw new Error(created.error.message);
+const rules = created.value;
+let iterations = 0;
+let ms = 0;
+let decisions = 0;
+let slowest = 0;
+for (let g = 0; g < Number(args.games); g++) {
+  const game = newGame(rules, { players: Number(args.players), seed: `bench-bots/${g}` });
+  if (!game.ok) throw new Error(game.error.message);
+  let state: GameState = game.value;
+  const greedy = greedyBot(createRandomSource(`bench-bots/${g}`));
+  for (let d = 0; state.step.kind !== 'game-over'; d++) {
+    if (d % Number(args.every) === 0) {
+      const search = createSearch(rules, state, { level });
+      if (!search.ok) throw new Error(search.error.message);
+      const t = performance.now();
+      runSearch(search.value);
+      const dt = performance.now() - t;
+      if (search.value.iterations > 0) {
+        iterations += search.value.iterations;
+        ms += dt;
+        decisions++;
+        slowest = Math.max(slowest, dt);
+      }
+    }
+    const next = applyMove(rules, state, greedy(rules, state));
+    if (!next.ok) throw new Error(next.error.message);
+    state = next.value.state;
+  }
+}
+const result = { game: rules.id, players: Number(args.players), level, budget: LEVEL_SPECS[level].iterations, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest) };
+console.log(args.json ? JSON.stringify(result) : `bots: level ${level} in ${result.players}-player ${result.game}: ${result.iterationsPerSecond} iterations/s, ${result.meanMsPerDecision} ms a decision (slowest ${result.slowestMs} ms) over ${decisions} decisions`);

@@ -1,0 +1,87 @@
+/**
+ * Strength levels and the search's options, checked once.
+ */
+import { err, ok, type Result } from '../core/result.js';
+import { botError, type BotError } from './errors.js';
+
+/** The strength levels, weakest first. */
+export const LEVELS = [1, 2, 3, 4, 5] as const;
+
+/** One of {@link LEVELS}. */
+export type Level = (typeof LEVELS)[number];
+
+/**
+ * What a level searches with: its iteration budget per decision, how many plies a rollout plays
+ * at random before the position is scored by its projected scores, and the exploration constant.
+ * Level 5's budget is sized to about one second a move on a 2026 laptop core in 2-player classic
+ * (docs/benchmarks.md, "Bots"): pass `timeMs` to bound it by the clock instead.
+ */
+export interface LevelSpec {
+  /** Searches per decision. */
+  readonly iterations: number;
+  /** Random plies a rollout plays before it is scored by projected scores. */
+  readonly rollout: number;
+}
+
+/**
+ * The levels' budgets (docs/bots.md has their measured strength): 1 is a tiny search a beginner
+ * beats (plausible moves, many small mistakes), 5 the strongest about one second a move buys.
+ */
+export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
+  1: { iterations: 24, rollout: 2 },
+  2: { iterations: 150, rollout: 4 },
+  3: { iterations: 600, rollout: 6 },
+  4: { iterations: 2000, rollout: 6 },
+  5: { iterations: 6000, rollout: 6 },
+};
+
+/** Options of {@link searchBot}, {@link think} and {@link analyse}. */
+export interface SearchOptions {
+  /** Strength level from 1 to 5 (default 3): sets the budget unless `iterations` or `timeMs` does. */
+  readonly level?: number;
+  /** Searches per decision: deterministic for a given `seed`. Overrides the level's budget. */
+  readonly iterations?: number;
+  /**
+   * Wall-clock milliseconds per decision (not deterministic: the number of searches depends on
+   * the machine). With `iterations` too, the search stops at whichever comes first.
+   */
+  readonly timeMs?: number;
+  /** Seed of the search's random choices (default `'meeplekit'`): same seed, budget and state, same move. */
+  readonly seed?: string;
+  /** Largest number of tree nodes kept (default 200,000, about 40 MB): beyond it the tree stops growing. */
+  readonly maxNodes?: number;
+}
+
+/** Options checked and filled in. @internal */
+export interface Budget {
+  readonly iterations: number;
+  readonly timeMs: number;
+  readonly rollout: number;
+  readonly seed: string;
+  readonly maxNodes: number;
+}
+
+const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+/** Checks options and fills in the level's budget. @internal */
+export function resolveOptions(options: unknown): Result<Budget, BotError> {
+  if (options === undefined) options = {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return err(botError('bots/bad-options', 'options must be an object'));
+  const o = options as Record<string, unknown>;
+  const level = o['level'] ?? 3;
+  if (!LEVELS.includes(level as Level)) return err(botError('bots/unknown-level', `level must be one of ${LEVELS.join(', ')}, got ${typeof level === 'number' ? String(level) : typeof level}`));
+  const spec = LEVEL_SPECS[level as Level];
+  for (const k of ['iterations', 'timeMs'] as const) {
+    const v = o[k];
+    if (v !== undefined && !positive(v)) return err(botError('bots/bad-budget', `${k} must be a positive finite number, got ${typeof v === 'number' ? String(v) : typeof v}`));
+  }
+  if (o['iterations'] !== undefined && !Number.isInteger(o['iterations'])) return err(botError('bots/bad-budget', `iterations must be a whole number, got ${String(o['iterations'])}`));
+  const maxNodes = o['maxNodes'] ?? 200_000;
+  if (!positive(maxNodes) || !Number.isInteger(maxNodes)) return err(botError('bots/bad-budget', `maxNodes must be a positive whole number, got ${String(maxNodes)}`));
+  const seed = o['seed'] ?? 'meeplekit';
+  if (typeof seed !== 'string') return err(botError('bots/bad-options', `seed must be a string, got ${typeof seed}`));
+  const timeMs = (o['timeMs'] as number | undefined) ?? Infinity;
+  // The level's iterations bound the search unless the caller set a budget of their own.
+  const iterations = (o['iterations'] as number | undefined) ?? (o['timeMs'] === undefined ? spec.iterations : Infinity);
+  return ok({ iterations, timeMs, rollout: spec.rollout, seed, maxNodes });
+}

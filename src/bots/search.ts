@@ -1,0 +1,256 @@
+/**
+ * Information-set Monte Carlo tree search over determinizations of what the deciding player can
+ * see, and the search bot built on it.
+ */
+import { createRandomSource, type RandomSource } from '../core/rng.js';
+import type { Ruleset } from '../core/ruleset.js';
+import type { GameState, Move } from '../core/state.js';
+import type { Immutable } from '../core/types.js';
+import { projectedScores } from '../core/engine/query.js';
+import { isLegal, legalMoves } from '../core/engine/apply.js';
+import { err, ok, type Result } from '../core/result.js';
+import { actionToMove } from '../ai/actions.js';
+import { determinize } from '../ai/determinize.js';
+import { createResearchSimulator, type ResearchSimulator } from '../ai/simulator.js';
+import type { Bot } from '../bots.js';
+import { botError, botFailure, type BotError } from './errors.js';
+import { resolveOptions, type Budget, type SearchOptions } from './levels.js';
+import { newNode, type TreeNode } from './tree.js';
+
+/** Determinizations kept per decision: search `i` runs in world `i % WORLDS`. */
+const WORLDS = 32;
+/** UCB1's exploration constant, for rewards from 0 to 1. */
+const EXPLORE = 0.5;
+/** Score difference at which a reward is 0.73 (a logistic curve over the difference). */
+const MARGIN_SCALE = 10;
+
+/** A search in progress for one decision. @internal */
+export interface Search {
+  readonly rules: Ruleset;
+  readonly state: Immutable<GameState>;
+  /** The deciding player. */
+  readonly player: number;
+  readonly budget: Budget;
+  readonly root: TreeNode;
+  readonly random: RandomSource;
+  /** Determinized roots, made as the searches first need them. */
+  readonly worlds: ResearchSimulator[];
+  /** Whether a module hides information, so actions of the tree may be illegal in a world. */
+  readonly hidden: boolean;
+  /** Nodes in the tree. */
+  nodes: number;
+  /** Searches run. */
+  iterations: number;
+}
+
+/** Why a state cannot be searched, or null. @internal */
+export function stateError(rules: Ruleset, state: Immutable<GameState>): BotError | null {
+  if (typeof state !== 'object' || state === null || typeof state.step !== 'object') return botError('bots/bad-options', 'the state is not a game state');
+  if (state.ruleset !== rules.id) return botError('bots/ruleset-mismatch', `the state belongs to ruleset '${String(state.ruleset)}', not '${rules.id}'`);
+  if (state.step.kind === 'game-over') return botError('bots/game-over', 'the game is over: nobody has a move to choose');
+  return null;
+}
+
+/** Starts a search of `state`'s decision, or explains why it cannot. @internal */
+export function createSearch(rules: Ruleset, state: Immutable<GameState>, options: unknown): Result<Search, BotError> {
+  const budget = resolveOptions(options);
+  if (!budget.ok) return budget;
+  const bad = stateError(rules, state);
+  if (bad !== null) return err(bad);
+  const player = (state.step as { player: number }).player;
+  // Same seed and state, same searches: the random stream is seeded from both.
+  const key = `${budget.value.seed}|${state.turn}|${state.tiles.length}|${state.step.kind}|${player}|${state.scores.join(',')}|${state.bagSize}`;
+  return ok({
+    rules,
+    state,
+    player,
+    budget: budget.value,
+    root: newNode(state.players),
+    random: createRandomSource(key),
+    worlds: [],
+    hidden: rules.expansions.some((e) => e.observe !== undefined),
+    nodes: 1,
+    iterations: 0,
+  });
+}
+
+/** Each player's reward and score difference to their best opponent, for `scores`. */
+function outcome(scores: readonly number[], reward: number[], margin: number[]): void {
+  for (let p = 0; p < scores.length; p++) {
+    let rival = -Infinity;
+    for (let q = 0; q < scores.length; q++) if (q !== p && scores[q]! > rival) rival = scores[q]!;
+    const m = scores[p]! - rival;
+    margin[p] = m;
+    reward[p] = 1 / (1 + Math.exp(-m / MARGIN_SCALE));
+  }
+}
+
+/** The world of search `i`: a determinization of the deciding player's view. */
+function world(search: Search, i: number): ResearchSimulator {
+  const k = i % WORLDS;
+  let w = search.worlds[k];
+  if (w === undefined) {
+    w = createResearchSimulator(search.rules, determinize(search.rules, search.state, search.player, `${search.budget.seed}/${k}`));
+    search.worlds[k] = w;
+  }
+  return w.clone();
+}
+
+/** Progressive widening below the root: a node searched n times has at most 2 + sqrt(n) children. */
+function widen(visits: number): number {
+  return 2 + Math.sqrt(visits);
+}
+
+/** Runs one search: select by UCB1 for the player to move, expand one node, roll out, back up. */
+function iterateOnce(search: Search, reward: number[], margin: number[]): void {
+  const sim = world(search, search.iterations);
+  const random = search.random;
+  const players = search.state.players;
+  const path: TreeNode[] = [search.root];
+  let node = search.root;
+  for (;;) {
+    if (sim.isTerminal()) break;
+    if (sim.isChanceNode()) {
+      const o = sim.applyRandom(random);
+      let child = node.children.get(o);
+      if (child === undefined) {
+        if (search.nodes >= search.budget.maxNodes) break;
+        node.children.set(o, (child = newNode(players)));
+        search.nodes++;
+      }
+      node = child;
+      path.push(node);
+      continue;
+    }
+    const legal = search.hidden ? sim.legalActions() : null;
+    node.untried ??= [...sim.legalActions()];
+    const untried = node.untried;
+    if (untried.length > 0 && search.nodes < search.budget.maxNodes && (node === search.root || node.children.size < widen(node.visits))) {
+      const j = random(untried.length);
+      const a = untried[j]!;
+      untried[j] = untried[untried.length - 1]!;
+      untried.pop();
+      if (legal !== null && !legal.includes(a)) break;
+      sim.applyAction(a);
+      const child = newNode(players);
+      node.children.set(a, child);
+      search.nodes++;
+      path.push(child);
+      break;
+    }
+    // UCB1 for the player who decides here (the Count's or the dragon's mover too).
+    const me = sim.currentPlayer();
+    const logN = Math.log(Math.max(1, node.visits));
+    let best = -1;
+    let bestScore = -Infinity;
+    for (const [a, child] of node.children) {
+      if (legal !== null && !legal.includes(a)) continue;
+      const score = child.visits === 0 ? Infinity : child.reward[me]! / child.visits + EXPLORE * Math.sqrt(logN / child.visits);
+      if (score > bestScore) [best, bestScore] = [a, score];
+    }
+    if (best === -1) break;
+    sim.applyAction(best);
+    node = node.children.get(best)!;
+    path.push(node);
+  }
+  // Rollout: a few random decisions, then the projected scores (what a game ending now would give).
+  for (let d = 0; d < search.budget.rollout && !sim.isTerminal(); ) {
+    if (!sim.isChanceNode()) d++;
+    sim.applyRandom(random);
+  }
+  outcome(sim.isTerminal() ? sim.state.scores : projectedScores(search.rules, sim.state), reward, margin);
+  for (const n of path) {
+    n.visits++;
+    for (let p = 0; p < players; p++) {
+      n.reward[p]! += reward[p]!;
+      n.margin[p]! += margin[p]!;
+    }
+  }
+  search.iterations++;
+}
+
+/** Runs up to `n` searches, stopping early at `deadline` (a `performance.now()` time) when finite. @internal */
+export function iterate(search: Search, n: number, deadline = Infinity): void {
+  const reward = new Array<number>(search.state.players).fill(0);
+  const margin = new Array<number>(search.state.players).fill(0);
+  const timed = Number.isFinite(deadline);
+  for (let i = 0; i < n; i++) {
+    // The clock is read only for a timed search, every 16 searches.
+    if (timed && (i & 15) === 0 && performance.now() >= deadline) return;
+    iterateOnce(search, reward, margin);
+  }
+}
+
+/** The root's candidates, most searched first (ties: better mean reward, then lower action). @internal */
+export function ranked(search: Search): [number, TreeNode][] {
+  const me = search.player;
+  return [...search.root.children].sort(([a, x], [b, y]) => y.visits - x.visits || (y.visits === 0 ? 0 : y.reward[me]! / y.visits - x.reward[me]! / x.visits) || a - b);
+}
+
+/** The move the search recommends: the most searched; a legal move even before any search. @internal */
+export function bestMove(search: Search): Move {
+  const [top] = ranked(search);
+  if (top !== undefined) {
+    const move = actionToMove(search.rules, search.state, top[0]);
+    if (move !== null && isLegal(search.rules, search.state, move)) return move;
+  }
+  return legalMoves(search.rules, search.state)[0]!;
+}
+
+/** Runs a whole search within its budget. @internal */
+export function runSearch(search: Search): void {
+  const deadline = Number.isFinite(search.budget.timeMs) ? performance.now() + search.budget.timeMs : Infinity;
+  // A single legal move needs no search.
+  if (legalMoves(search.rules, search.state).length <= 1) return;
+  iterate(search, search.budget.iterations, deadline);
+}
+
+/**
+ * A bot that searches each decision by information-set Monte Carlo tree search (MCTS): every
+ * search runs in a determinization of what the deciding player can see (the unseen tiles'
+ * order, and in The Castle the face-down tokens, made up anew; never the real ones), descends
+ * the tree by UCB1 for whoever decides at each node (the Count's and the dragon's decisions,
+ * captures and ransoms too), samples tile draws by their probabilities, adds one node, plays a
+ * few random decisions and scores the position by its projected scores. Each player's reward is
+ * a logistic curve of their score difference to their best opponent (0.5 when level, 0.73 ten
+ * points ahead): it maximises its own result in games of 2 to 5 players alike. It plays the most
+ * searched move.
+ *
+ * Deterministic for an iteration budget: same options and state, same move (no `Math.random`, no
+ * clock). Memory: the tree stops growing at `maxNodes` nodes. docs/bots.md has the levels.
+ *
+ * @throws An `Error` named `BotError` with a `code` from {@link BOT_ERROR_CODES}: at once for bad
+ * options (`bots/unknown-level`, `bots/bad-budget`, `bots/bad-options`); when asked for a move
+ * once the game is over (`bots/game-over`) or for a state of other rules (`bots/ruleset-mismatch`).
+ *
+ * @example
+ * ```ts
+ * import { applyMove, createRuleset, newGame } from 'meeplekit';
+ * import { greedyBot, searchBot } from 'meeplekit/bots';
+ * import { createRandomSource } from 'meeplekit';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'search' });
+ * if (!game.ok) throw new Error(game.error.message);
+ *
+ * const bots = [searchBot({ iterations: 30, seed: 'a' }), greedyBot(createRandomSource('b'))];
+ * let state = game.value;
+ * for (let i = 0; i < 6 && state.step.kind !== 'game-over'; i++) {
+ *   const next = applyMove(rules.value, state, bots[state.step.player]!(rules.value, state));
+ *   if (!next.ok) throw new Error(next.error.message);
+ *   state = next.value.state;
+ * }
+ * console.log(state.scores);
+ * ```
+ */
+export function searchBot(options: SearchOptions = {}): Bot {
+  const checked = resolveOptions(options);
+  if (!checked.ok) throw botFailure(checked.error);
+  return (rules, state) => {
+    const search = createSearch(rules, state, options);
+    if (!search.ok) throw botFailure(search.error);
+    runSearch(search.value);
+    return bestMove(search.value);
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * meeplekit/bots (issue 28): the search bot's determinism, legality over random positions of every
+ * kind of game, the anytime `think`, `analyse`, and the `bots/...` errors for bad input. No
+ * assertion is on elapsed time.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { applyMove, createRandomSource, createRuleset, isLegal, legalMoves, newGame, type GameState, type Ruleset } from '../src/index.js';
+import { analyse, BOT_ERROR_CODES, greedyBot, moveCost, randomBot, searchBot, think, LEVELS } from '../src/bots/index.js';
+import { castle } from '../src/games/castle/entry.js';
+import { count } from '../src/expansions/count/index.js';
+import { kingRobber } from '../src/expansions/king-robber/index.js';
+import { princessDragon } from '../src/expansions/princess-dragon/index.js';
+import { river } from '../src/expansions/river/index.js';
+import { shrines } from '../src/expansions/shrines/index.js';
+import { tower } from '../src/expansions/tower/index.js';
+import { byDepth } from './depth.js';
+import { must } from './helpers.js';
+import { reachable } from './import-graph.js';
+
+const CLASSIC = must(createRuleset({ game: 'classic' }));
+const CASTLE = must(createRuleset({ game: castle() }));
+
+/** Every kind of game: [name, rules, player counts]. */
+const CONFIGS: [string, Ruleset, number[]][] = [
+  ['classic', CLASSIC, [2, 3, 4, 5]],
+  ['The Castle', CASTLE, [2]],
+  ['classic + count', must(createRuleset({ game: 'classic', expansions: [count()] })), [2, 3]],
+  ['classic + king-robber', must(createRuleset({ game: 'classic', expansions: [kingRobber()] })), [2, 3]],
+  ['classic + princess-dragon', must(createRuleset({ game: 'classic', expansions: [princessDragon()] })), [2, 3]],
+  ['classic + river', must(createRuleset({ game: 'classic', expansions: [river()] })), [2, 3]],
+  ['classic + shrines', must(createRuleset({ game: 'classic', expansions: [shrines()] })), [2, 3]],
+  ['classic + tower', must(createRuleset({ game: 'classic', expansions: [tower()] })), [2, 3]],
+  ['all six that combine (with the Count)', must(createRuleset({ game: 'classic', expansions: [count(), kingRobber(), princessDragon(), shrines(), tower()] })), [2, 4]],
+  ['all six that combine (with the River)', must(createRuleset({ game: 'classic', expansions: [kingRobber(), princessDragon(), river(), shrines(), tower()] })), [2, 5]],
+];
+
+/** A position reached by `choices` (indices into the legal moves, taken modulo) from a new game. */
+function position(rules: Ruleset, players: number, seed: string, choices: readonly number[]): GameState {
+  let state = must(newGame(rules, { players, seed }));
+  for (const c of choices) {
+    if (state.step.kind === 'game-over') break;
+    const moves = legalMoves(rules, state);
+    state = must(applyMove(rules, state, moves[c % moves.length]!)).state;
+  }
+  return state;
+}
+
+/** A position in the middle of a game, played by greedy bots. */
+function midGame(rules: Ruleset, players: number, seed: string, decisions: number): GameState {
+  const bot = greedyBot(createRandomSource(seed));
+  let state = must(newGame(rules, { players, seed }));
+  for (let i = 0; i < decisions && state.step.kind !== 'game-over'; i++) state = must(applyMove(rules, state, bot(rules, state))).state;
+  return state;
+}
+
+function finished(rules: Ruleset): GameState {
+  const bot = randomBot(createRandomSource('end'));
+  let state = must(newGame(rules, { players: 2, seed: 'end' }));
+  while (state.step.kind !== 'game-over') state = must(applyMove(rules, state, bot(rules, state))).state;
+  return state;
+}
+
+describe('determinism: same seed, budget and state, the same move and analysis', () => {
+  test.each([
+    ['classic, 2 players, turn 12', CLASSIC, 2, 24],
+    ['classic, 4 players, turn 8', CLASSIC, 4, 16],
+    ['The Castle, turn 10', CASTLE, 2, 20],
+  ] as const)('%s', (_, rules, players, decisions) => {
+    const state = midGame(rules, players, 'determinism', decisions);
+    const a = searchBot({ iterations: 200, seed: 's' })(rules, state);
+    const b = searchBot({ iterations: 200, seed: 's' })(rules, state);
+    expect(b).toEqual(a);
+    expect(isLegal(rules, state, a)).toBe(true);
+    const x = must(analyse(rules, state, { iterations: 150, seed: 'r' }));
+    const y = must(analyse(rules, state, { iterations: 150, seed: 'r' }));
+    expect(y).toEqual(x);
+    expect(x.iterations).toBe(150);
+    expect(x.candidates.reduce((n, c) => n + c.visits, 0)).toBe(150);
+    expect(moveCost(x, x.best)).toBe(0);
+  });
+
+  test('think with an iteration budget answers what searchBot does', async () => {
+    const state = midGame(CLASSIC, 2, 'think-same', 10);
+    const move = searchBot({ iterations: 120, seed: 't' })(CLASSIC, state);
+    const thought = must(await think(CLASSIC, state, { iterations: 120, seed: 't', slice: 7 }));
+    expect(thought.move).toEqual(move);
+    expect(thought.iterations).toBe(120);
+    expect(thought.aborted).toBe(false);
+  });
+});
+
+describe('a bot never returns an illegal move', () => {
+  test.each(CONFIGS)('%s', (name, rules, counts) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e6 }), fc.constantFrom(...counts), fc.array(fc.nat(), { maxLength: byDepth(120, 60) }), fc.integer({ min: 1, max: 3 }), (g, players, choices, level) => {
+        const state = position(rules, players, `${name}/${g}`, choices);
+        if (state.step.kind === 'game-over') return;
+        const move = searchBot({ level, iterations: 12, seed: String(g) })(rules, state);
+        expect(whyNot(rules, state, move)).toBe(null);
+      }),
+      { numRuns: byDepth(25, 4) },
+    );
+  });
+
+  test.each(CONFIGS.filter(([name]) => /count|dragon|tower|six/.test(name)))('%s: decisions taken out of turn are searched for their decider', (name, rules) => {
+    // Walk random games until a decision's decider is not the active player (the Count, the
+    // dragon's flight, a ransom); the bot must answer it with a legal move of that player.
+    let found = 0;
+    for (let g = 0; g < byDepth(40, 12) && found < byDepth(6, 2); g++) {
+      const random = createRandomSource(`${name}/out/${g}`);
+      let state = must(newGame(rules, { players: 3, seed: `${name}/out/${g}` }));
+      while (state.step.kind !== 'game-over') {
+        if (state.step.player !== state.active && legalMoves(rules, state).length > 1) {
+          const move = searchBot({ iterations: 20, seed: 'out' })(rules, state);
+          expect(whyNot(rules, state, move)).toBe(null);
+          expect((move as { player: number }).player).toBe(state.step.player);
+          found++;
+          break;
+        }
+        const moves = legalMoves(rules, state);
+        state = must(applyMove(rules, state, moves[random(moves.length)]!)).state;
+      }
+    }
+    if (/dragon/.test(name)) expect(found).toBeGreaterThan(0);
+  });
+});
+
+function whyNot(rules: Ruleset, state: GameState, move: unknown): string | null {
+  return isLegal(rules, state, move as never) ? null : `illegal: ${JSON.stringify(move)}`;
+}
+
+describe('bad input: a stable bots/... code, no partial answer', () => {
+  const state = must(newGame(CLASSIC, { players: 2, seed: 'bad' }));
+  const over = finished(CLASSIC);
+  const castleState = must(newGame(CASTLE, { players: 2, seed: 'bad' }));
+  const options: [string, unknown, string][] = [
+    ['level 0', { level: 0 }, 'bots/unknown-level'],
+    ['level 6', { level: 6 }, 'bots/unknown-level'],
+    ['level 2.5', { level: 2.5 }, 'bots/unknown-level'],
+    ['level as text', { level: '3' }, 'bots/unknown-level'],
+    ['0 iterations', { iterations: 0 }, 'bots/bad-budget'],
+    ['negative iterations', { iterations: -5 }, 'bots/bad-budget'],
+    ['fractional iterations', { iterations: 1.5 }, 'bots/bad-budget'],
+    ['NaN iterations', { iterations: Number.NaN }, 'bots/bad-budget'],
+    ['infinite time', { timeMs: Infinity }, 'bots/bad-budget'],
+    ['negative time', { timeMs: -1 }, 'bots/bad-budget'],
+    ['time as text', { timeMs: '100' }, 'bots/bad-budget'],
+    ['a seed that is not text', { seed: 42 }, 'bots/bad-options'],
+    ['options that are not an object', 'fast', 'bots/bad-options'],
+  ];
+  test.each(options)('searchBot: %s', (_, o, code) => {
+    expect(() => searchBot(o as never)).toThrow(expect.objectContaining({ name: 'BotError', code }));
+  });
+  test.each(options)('analyse and think: %s', async (_, o, code) => {
+    expect(analyse(CLASSIC, state, o as never)).toEqual({ ok: false, error: { code, message: expect.any(String) } });
+    expect(await think(CLASSIC, state, o as never)).toEqual({ ok: false, error: { code, message: expect.any(String) } });
+  });
+  test.each([
+    ['the game is over', CLASSIC, over, 'bots/game-over'],
+    ['a state of another ruleset', CLASSIC, castleState, 'bots/ruleset-mismatch'],
+  ] as const)('%s', async (_, rules, s, code) => {
+    expect(() => searchBot({ iterations: 5 })(rules, s)).toThrow(expect.objectContaining({ code }));
+    expect(analyse(rules, s, { iterations: 5 })).toMatchObject({ ok: false, error: { code } });
+    expect(await think(rules, s, { iterations: 5 })).toMatchObject({ ok: false, error: { code } });
+  });
+  test('every code is listed', () => {
+    expect([...BOT_ERROR_CODES].sort()).toEqual(['bots/bad-budget', 'bots/bad-options', 'bots/game-over', 'bots/ruleset-mismatch', 'bots/unknown-level']);
+    expect(LEVELS).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('think: anytime and abortable', () => {
+  test('aborted before it starts: a legal move, no search', async () => {
+    const state = midGame(CLASSIC, 2, 'abort', 6);
+    const stop = new AbortController();
+    stop.abort();
+    const thought = must(await think(CLASSIC, state, { level: 5, signal: stop.signal }));
+    expect(isLegal(CLASSIC, state, thought.move)).toBe(true);
+    expect(thought).toMatchObject({ iterations: 0, aborted: true });
+  });
+  test('aborted while it searches: the best move so far, legal', async () => {
+    const state = midGame(CASTLE, 2, 'abort', 12);
+    const stop = new AbortController();
+    let slices = 0;
+    // Abort from the event loop after a few slices have run (counted, not timed).
+    const tick = (): void => {
+      if (++slices === 3) stop.abort();
+      else setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const thought = must(await think(CASTLE, state, { iterations: 1e9, slice: 8, signal: stop.signal }));
+    expect(isLegal(CASTLE, state, thought.move)).toBe(true);
+    expect(thought.aborted).toBe(true);
+    expect(thought.iterations).toBeGreaterThan(0);
+  });
+});
+
+describe('levels', () => {
+  test.each([1, 2] as const)('level %i plays a whole 2-player game of legal moves', (level) => {
+    const bot = searchBot({ level, seed: 'levels' });
+    let state = must(newGame(CLASSIC, { players: 2, seed: `levels/${level}` }));
+    while (state.step.kind !== 'game-over') {
+      const move = bot(CLASSIC, state);
+      state = must(applyMove(CLASSIC, state, move)).state;
+    }
+    expect(state.scores.length).toBe(2);
+  });
+});
+
+describe('layering: meeplekit/bots is built on the core and meeplekit/ai, never imported by them', () => {
+  test.each(['src/index.ts', 'src/ai/index.ts', 'src/render/index.ts', 'src/games/classic/entry.ts', 'src/games/castle/entry.ts'])('%s does not reach src/bots/', (entry) => {
+    expect([...reachable(entry)].filter((f) => f.startsWith('src/bots/'))).toEqual([]);
+  });
+  test('the bots reach no serve, CLI or pictures code', () => {
+    const seen = [...reachable('src/bots/index.ts')];
+    expect(seen.filter((f) => /^src\/(serve|cli|render)\//.test(f))).toEqual([]);
+    expect(seen).toContain('src/ai/determinize.ts');
+  });
+});
