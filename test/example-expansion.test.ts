@@ -64,6 +64,9 @@ export function pioneer(options: PioneerOptions = {}): Expansion {
     },
   };
 }
+
+// What `--expansion-module` loads: the factory, called with the options of `--option pioneer.<key>=<value>`.
+export default pioneer;
 // #endregion pioneer
 
 // #region pioneer-test

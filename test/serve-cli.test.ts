@@ -131,8 +131,9 @@ describe('meeplekit serve, the process', () => {
       port: 0,
       help: false,
       limits: { connections: 3, memoryBytes: 1024 * 1024, serverMemoryBytes: 2 * 1024 * 1024, numEnvs: 16 },
+      modules: [],
     });
-    expect(parseServeArgs([])).toEqual({ port: null, help: false, limits: {} });
+    expect(parseServeArgs([])).toEqual({ port: null, help: false, limits: {}, modules: [] });
   });
 
   test('--help prints the usage', async () => {

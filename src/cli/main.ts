@@ -5,7 +5,7 @@
  */
 import { isMainThread } from 'node:worker_threads';
 import { topHelp } from './help.js';
-import { runPlay } from './play.js';
+import { runPlayCommand } from './play.js';
 import { runRender } from './render.js';
 import { runServe } from './serve.js';
 import { runSimulate } from './simulate.js';
@@ -29,10 +29,11 @@ if (isMainThread) {
   };
   if (command === 'play') {
     quietOnClosedPipe();
-    const out = runPlay(rest);
-    process.stdout.write(out.stdout);
-    process.stderr.write(out.stderr);
-    process.exitCode = out.code;
+    void runPlayCommand(rest).then((out) => {
+      process.stdout.write(out.stdout);
+      process.stderr.write(out.stderr);
+      process.exitCode = out.code;
+    });
   } else if (command === 'simulate') {
     quietOnClosedPipe();
     // The first Ctrl-C stops the run cleanly; a second one (the listener is gone) kills at once.
@@ -60,8 +61,9 @@ if (isMainThread) {
       process.exitCode = out.code;
     });
   } else if (command === 'serve') {
-    const code = runServe(rest);
-    if (code !== undefined) process.exitCode = code;
+    void runServe(rest).then((code) => {
+      if (code !== undefined) process.exitCode = code;
+    });
   } else if (command === '--version' || command === '-v' || command === 'version') {
     quietOnClosedPipe();
     process.stdout.write(`${VERSION}\n`);

@@ -3,7 +3,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseFlags, wantsHelp } from './args.js';
-import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, makeBots, seedProblem, type BotGameFlags } from './expansions.js';
+import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, makeBots, modulesFromArgs, NO_MODULES, seedProblem, unloadedModule, type BotGameFlags, type ExpansionModules } from './expansions.js';
 import { applyMove, newGame } from '../core/engine/apply.js';
 import { createRandomSource } from '../core/rng.js';
 import type { ExpansionEvent, GameEvent } from '../core/events.js';
@@ -34,8 +34,8 @@ export interface CommandOutput {
 
 /** `play`'s usage line. */
 export const PLAY_SYNOPSIS = `meeplekit play [--game classic|castle] [--expansions id,id,...] [--option id.key=value]...
-                      [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...]
-                      [--json] [--replay game.json]`;
+                      [--river-set I|II|both] [--expansion-module file.js]... [--players N] [--seed S]
+                      [--bots random,greedy,...] [--json] [--replay game.json]`;
 const USAGE = `usage: ${PLAY_SYNOPSIS}\n(meeplekit play --help: every flag)`;
 
 /** The flags of the game `play` and `render game` play, for their `--help`. */
@@ -76,10 +76,13 @@ export interface BotGame {
 /**
  * Sets up the game `meeplekit play` plays for the given flags (checked in the order `play` checks
  * them): the ruleset, the new game and the bots, seeded from `<seed>/bots`; or the message for a
- * bad flag. `meeplekit render game` plays the very same game.
+ * bad flag. `meeplekit render game` plays the very same game. `modules`: the expansions the
+ * `--expansion-module` flags loaded.
  */
-export function setUpBotGame(values: GameFlags): BotGame | string {
-  const setup = botGameFromFlags(values);
+export function setUpBotGame(values: GameFlags, modules: ExpansionModules = NO_MODULES): BotGame | string {
+  const unloaded = unloadedModule(values['expansion-module'], modules);
+  if (unloaded !== null) return unloaded;
+  const setup = botGameFromFlags(values, modules);
   if (typeof setup === 'string') return setup;
   const { players, bots: botNames } = setup;
   const { rules } = setup.chosen;
@@ -91,18 +94,33 @@ export function setUpBotGame(values: GameFlags): BotGame | string {
   return { rules, state: game.value, bots: makeBots(botNames, random), botNames };
 }
 
+const OPTIONS = { ...GAME_OPTIONS, json: { type: 'boolean', default: false }, replay: { type: 'string' } } as const;
+
+/**
+ * Runs `meeplekit play` as the command line does: loads the files of its `--expansion-module`
+ * flags (running their code), then {@link runPlay}. A file that does not load is refused with
+ * its code (`expansion-module/...`), exit code 2, and nothing played or written.
+ */
+export async function runPlayCommand(args: readonly string[]): Promise<CommandOutput> {
+  if (wantsHelp(args)) return runPlay(args);
+  const modules = await modulesFromArgs(args, OPTIONS);
+  if (typeof modules === 'string') return fail(modules);
+  return runPlay(args, modules);
+}
+
 /**
  * Runs `meeplekit play` with the arguments after `play`. Returns the output instead of printing
  * it; with `--replay <file>` it writes the game's replay ({@link makeReplay}, JSON) to that file
- * once the game is over (nothing is written on a bad argument).
+ * once the game is over (nothing is written on a bad argument). `modules`: the expansions of the
+ * `--expansion-module` flags, loaded ({@link runPlayCommand} loads them).
  */
-export function runPlay(args: readonly string[]): CommandOutput {
+export function runPlay(args: readonly string[], modules: ExpansionModules = NO_MODULES): CommandOutput {
   if (wantsHelp(args)) return { stdout: PLAY_HELP, stderr: '', code: 0 };
-  const parsed = parseFlags(args, { ...GAME_OPTIONS, json: { type: 'boolean', default: false }, replay: { type: 'string' } }, false);
+  const parsed = parseFlags(args, OPTIONS, false);
   if (typeof parsed === 'string') return fail(parsed);
   const { values } = parsed;
   if (values.replay === '') return fail('--replay needs a file name');
-  const setup = setUpBotGame(values);
+  const setup = setUpBotGame(values, modules);
   if (typeof setup === 'string') return fail(setup);
   const { rules, bots, botNames } = setup;
   const players = bots.length;

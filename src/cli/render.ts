@@ -22,7 +22,7 @@ import type { GameState } from '../core/state.js';
 import type { Rotation } from '../core/types.js';
 import { renderBoard, renderTile } from '../render/index.js';
 import { isRecord, parseFlags, wantsHelp, wholeNumber } from './args.js';
-import { EXPANSION_FACTORIES, GAME_FLAGS_HELP, GAME_OPTIONS, RULESET_OPTIONS, rulesetFromFlags, rulesetFromSpec } from './expansions.js';
+import { EXPANSION_FACTORIES, GAME_FLAGS_HELP, GAME_OPTIONS, modulesFromArgs, NO_MODULES, RULESET_OPTIONS, rulesetFromFlags, rulesetFromSpec, type ExpansionModules } from './expansions.js';
 import { BOT_GAME_FLAGS_HELP, setUpBotGame } from './play.js';
 import { replayPositions, rulesetName, viewerHtml } from './viewer.js';
 
@@ -44,11 +44,12 @@ export interface RenderDeps {
 /** The usage line of each form of `render`. */
 export const RENDER_SYNOPSIS: Readonly<Record<string, string>> = {
   tile: `meeplekit render tile <id> [--game classic|castle] [--expansions id,...] [--option id.key=value]...
-                             [--river-set I|II|both] [--rotation 0..3] [--out file] [--png]`,
+                             [--river-set I|II|both] [--expansion-module file.js]... [--rotation 0..3]
+                             [--out file] [--png]`,
   game: `meeplekit render game [--game classic|castle] [--expansions id,...] [--option id.key=value]...
-                             [--river-set I|II|both] [--players N] [--seed S] [--bots random,greedy,...]
-                             [--turn N] [--out file] [--png]`,
-  replay: 'meeplekit render replay <file> [--turn N] [--out file] [--html] [--png]',
+                             [--river-set I|II|both] [--expansion-module file.js]... [--players N] [--seed S]
+                             [--bots random,greedy,...] [--turn N] [--out file] [--png]`,
+  replay: 'meeplekit render replay <file> [--expansion-module file.js]... [--turn N] [--out file] [--html] [--png]',
 };
 
 const USAGE = `usage: ${RENDER_SYNOPSIS['tile']}
@@ -91,6 +92,8 @@ ${OUTPUT_HELP}
 Checks a replay file (meeplekit play --replay writes one) move by move and draws its board.
 
   --turn N              the board after turn N (default: the end); with --html, the position the viewer opens at
+  --expansion-module FILE
+                        load an expansion of your own (repeatable), for a replay of a game played with it
   --html                write the replay viewer: one self-contained web page stepping through every move
 ${OUTPUT_HELP}
 `,
@@ -131,16 +134,22 @@ function outProblem(out: string | undefined): string | null {
   return out === '' ? '--out needs a file name' : null;
 }
 
+const TILE_OPTIONS = { ...RULESET_OPTIONS, rotation: { type: 'string', default: '0' }, ...OUTPUT_OPTIONS } as const;
+const GAME_RENDER_OPTIONS = { ...GAME_OPTIONS, turn: { type: 'string' }, ...OUTPUT_OPTIONS } as const;
+const REPLAY_OPTIONS = { turn: { type: 'string' }, html: { type: 'boolean', default: false }, 'expansion-module': GAME_OPTIONS['expansion-module'], ...OUTPUT_OPTIONS } as const;
+
 async function renderTileCommand(args: readonly string[], deps: RenderDeps): Promise<RenderOutput> {
-  const parsed = parseFlags(args, { ...RULESET_OPTIONS, rotation: { type: 'string', default: '0' }, ...OUTPUT_OPTIONS }, true);
+  const parsed = parseFlags(args, TILE_OPTIONS, true);
   if (typeof parsed === 'string') return fail('tile', parsed);
+  const modules = await modulesFromArgs(args, TILE_OPTIONS);
+  if (typeof modules === 'string') return fail('tile', modules);
   const { values, positionals } = parsed;
   if (positionals.length !== 1) return fail('tile', positionals.length === 0 ? 'which tile? give its id, such as D' : `one tile id at a time, got ${positionals.length}: ${positionals.join(' ')}`);
   const id = positionals[0]!;
   const problem = outProblem(values.out);
   if (problem !== null) return fail('tile', problem);
   if (!/^[0-3]$/.test(values.rotation)) return fail('tile', `--rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got '${values.rotation}'`);
-  const chosen = rulesetFromFlags(values);
+  const chosen = rulesetFromFlags(values, modules);
   if (typeof chosen === 'string') return fail('tile', chosen);
   const { rules } = chosen;
   if (!Object.hasOwn(rules.tileIndex, id)) {
@@ -153,14 +162,16 @@ async function renderTileCommand(args: readonly string[], deps: RenderDeps): Pro
 }
 
 async function renderGameCommand(args: readonly string[], deps: RenderDeps): Promise<RenderOutput> {
-  const parsed = parseFlags(args, { ...GAME_OPTIONS, turn: { type: 'string' }, ...OUTPUT_OPTIONS }, false);
+  const parsed = parseFlags(args, GAME_RENDER_OPTIONS, false);
   if (typeof parsed === 'string') return fail('game', parsed);
+  const modules = await modulesFromArgs(args, GAME_RENDER_OPTIONS);
+  if (typeof modules === 'string') return fail('game', modules);
   const { values } = parsed;
   const problem = outProblem(values.out);
   if (problem !== null) return fail('game', problem);
   const turn = values.turn === undefined ? null : wholeNumber(values.turn);
   if (values.turn !== undefined && turn === null) return fail('game', `--turn must be a whole number, got '${values.turn}'`);
-  const setup = setUpBotGame(values);
+  const setup = setUpBotGame(values, modules);
   if (typeof setup === 'string') return fail('game', setup);
   const { rules, bots } = setup;
   let state: GameState = setup.state;
@@ -178,8 +189,10 @@ async function renderGameCommand(args: readonly string[], deps: RenderDeps): Pro
 }
 
 async function renderReplayCommand(args: readonly string[], deps: RenderDeps): Promise<RenderOutput> {
-  const parsed = parseFlags(args, { turn: { type: 'string' }, html: { type: 'boolean', default: false }, ...OUTPUT_OPTIONS }, true);
+  const parsed = parseFlags(args, REPLAY_OPTIONS, true);
   if (typeof parsed === 'string') return fail('replay', parsed);
+  const modules = await modulesFromArgs(args, REPLAY_OPTIONS);
+  if (typeof modules === 'string') return fail('replay', modules);
   const { values, positionals } = parsed;
   if (positionals.length !== 1) return fail('replay', positionals.length === 0 ? 'which replay? give its file (meeplekit play --replay game.json writes one)' : `one replay file at a time, got ${positionals.length}`);
   const problem = outProblem(values.out);
@@ -188,7 +201,7 @@ async function renderReplayCommand(args: readonly string[], deps: RenderDeps): P
   const turn = values.turn === undefined ? null : wholeNumber(values.turn);
   if (values.turn !== undefined && turn === null) return fail('replay', `--turn must be a whole number, got '${values.turn}'`);
   const file = positionals[0]!;
-  const loaded = loadReplayFile(file);
+  const loaded = loadReplayFile(file, modules);
   if (!loaded.ok) return failNoUsage('replay', loaded.error);
   const { rules, data } = loaded.value;
   const positions = replayPositions(rules, data);
@@ -225,8 +238,11 @@ export const REPLAY_EXPANSIONS = EXPANSION_FACTORIES;
 /** The ruleset a replay's `ruleset` field names, or why there is none. */
 export const rulesetFromReplay = rulesetFromSpec;
 
-/** Reads a replay file and validates it with `replay()`: its rules and data, or a message naming the file. */
-export function loadReplayFile(file: string): Result<LoadedReplay, string> {
+/**
+ * Reads a replay file and validates it with `replay()`: its rules and data, or a message naming
+ * the file. `modules`: expansions of `--expansion-module` files the replay's ruleset may name.
+ */
+export function loadReplayFile(file: string, modules: ExpansionModules = NO_MODULES): Result<LoadedReplay, string> {
   let text;
   try {
     text = readFileSync(file, 'utf8');
@@ -244,7 +260,7 @@ export function loadReplayFile(file: string): Result<LoadedReplay, string> {
     return err(`${file} is not a replay: replay/malformed: a replay must be an object with format '${REPLAY_FORMAT}'${isRecord(data) ? `, got ${showValue(data['format'])}` : ''}`);
   }
   if (data['version'] !== REPLAY_VERSION) return err(`${file} is not a replay this version reads: replay/version: unsupported replay version ${showValue(data['version'])} (this version reads ${REPLAY_VERSION})`);
-  const rules = rulesetFromReplay(data['ruleset']);
+  const rules = rulesetFromReplay(data['ruleset'], modules);
   if (!rules.ok) return err(`${file} is not a replay: ${rules.error}`);
   const checked = replay(rules.value, data);
   if (!checked.ok) return err(`${file} is not a valid replay: ${checked.error.code}: ${checked.error.message}`);

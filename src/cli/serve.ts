@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ServeConfig } from '../serve/games.js';
 import { LIMITS, PROTOCOL_VERSION, type ServeLimits } from '../serve/request.js';
 import { SERVE_HOST, serveStdio, serveTcp } from '../serve/transport.js';
-import { CLI_GAMES, EXPANSION_FACTORIES } from './expansions.js';
+import { CLI_GAMES, EXPANSION_FACTORIES, expansionFactories, loadExpansionModules, moduleLoadMessage, NO_MODULES, type ExpansionModules } from './expansions.js';
 import { VERSION } from './version.js';
 
 /** The server's version and modules: the command line's games and expansions. */
@@ -16,10 +16,18 @@ export const SERVE_CONFIG: ServeConfig = {
   expansions: EXPANSION_FACTORIES,
 };
 
+/**
+ * The server's config with the expansions of `--expansion-module` files too (after the built-in
+ * ones, in the order given), for `info` to list and `make_game` to build.
+ */
+export function serveConfig(modules: ExpansionModules = NO_MODULES, limits: Partial<ServeLimits> = {}): ServeConfig {
+  return { ...SERVE_CONFIG, expansions: expansionFactories(modules), limits };
+}
+
 const MiB = 1024 * 1024;
 
 const USAGE = `usage: meeplekit serve [--port P] [--max-connections N] [--max-memory MIB]
-                       [--max-server-memory MIB] [--max-envs N] [--help]
+                       [--max-server-memory MIB] [--max-envs N] [--expansion-module FILE]... [--help]
   speaks the meeplekit protocol (version ${PROTOCOL_VERSION}, docs/protocol.md): JSON lines, one request per line,
   one response per line, after a hello line
   without --port: over stdin and stdout, until stdin closes
@@ -30,6 +38,9 @@ const USAGE = `usage: meeplekit serve [--port P] [--max-connections N] [--max-me
   --max-memory MIB: estimated MiB of the handles of one connection (default ${LIMITS.memoryBytes / MiB})
   --max-server-memory MIB: estimated MiB of the handles of all connections (default ${LIMITS.serverMemoryBytes / MiB})
   --max-envs N: environments of one vector environment, the work of one request (default ${LIMITS.numEnvs})
+  --expansion-module FILE: load an expansion of your own from an ES module file (repeatable), for
+            make_game to build by its id and info to list; the file's code runs with your rights
+            (docs/cli.md); no request can load one
 `;
 
 /** The limit flags: each flag's key in {@link ServeLimits}, its range and the unit its value is multiplied by. */
@@ -48,6 +59,8 @@ export interface ServeArgs {
   readonly help: boolean;
   /** The limits the flags set (the others keep their defaults). */
   readonly limits: Partial<ServeLimits>;
+  /** The files of `--expansion-module`, in order (not loaded yet). */
+  readonly modules: readonly string[];
 }
 
 /** Parses `serve`'s arguments, or returns the message for bad ones. */
@@ -64,6 +77,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs | string {
         'max-memory': { type: 'string' },
         'max-server-memory': { type: 'string' },
         'max-envs': { type: 'string' },
+        'expansion-module': { type: 'string', multiple: true, default: [] },
       },
       strict: true,
       allowPositionals: false,
@@ -88,14 +102,16 @@ export function parseServeArgs(args: readonly string[]): ServeArgs | string {
     if (!/^\d{1,7}$/.test(v) || Number(v) < 1 || Number(v) > max) return `--${flag} must be a whole number from 1 to ${max}, got '${v}'`;
     limits[key] = Number(v) * unit;
   }
-  return { port, help: values.help, limits };
+  if (values['expansion-module'].includes('')) return '--expansion-module needs a file name';
+  return { port, help: values.help, limits, modules: values['expansion-module'] };
 }
 
 /**
- * Runs `meeplekit serve`: returns the exit code at once for `--help` (0) or bad arguments (2),
- * else undefined while the server runs (the process ends with it).
+ * Runs `meeplekit serve`: resolves to the exit code for `--help` (0), bad arguments or an
+ * `--expansion-module` file that does not load (2: before the hello line, nothing served), else
+ * to undefined once the server runs (the process ends with it).
  */
-export function runServe(args: readonly string[]): number | undefined {
+export async function runServe(args: readonly string[]): Promise<number | undefined> {
   const parsed = parseServeArgs(args);
   if (typeof parsed === 'string') {
     process.stderr.write(`meeplekit serve: ${parsed}\n${USAGE}`);
@@ -105,7 +121,12 @@ export function runServe(args: readonly string[]): number | undefined {
     process.stdout.write(USAGE);
     return 0;
   }
-  const config: ServeConfig = { ...SERVE_CONFIG, limits: parsed.limits };
+  const modules = await loadExpansionModules(parsed.modules);
+  if (!modules.ok) {
+    process.stderr.write(`meeplekit serve: ${moduleLoadMessage(modules.error)}\n`);
+    return 2;
+  }
+  const config = serveConfig(modules.value, parsed.limits);
   if (parsed.port === null) {
     serveStdio(config);
     return undefined;

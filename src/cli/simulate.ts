@@ -22,7 +22,7 @@ import { createSimulator } from '../core/engine/simulator.js';
 import { createRandomSource } from '../core/rng.js';
 import type { Ruleset, RulesetSpec } from '../core/ruleset.js';
 import { parseFlags, shellWord, wantsHelp, wholeNumber } from './args.js';
-import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, rulesetFromSpec, seedProblem } from './expansions.js';
+import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, loadExpansionModules, moduleLoadMessage, modulesFromArgs, NO_MODULES, rulesetFromSpec, seedProblem, unloadedModule, type ExpansionModules } from './expansions.js';
 import { NO_PROGRESS, speed, startProgress, type Progress } from './progress.js';
 import { createTally, readForResume, type GameRecord, type SimulateHeader } from './results.js';
 import { VERSION } from './version.js';
@@ -31,7 +31,7 @@ export type { GameRecord, SimulateHeader, SimulateSummary } from './results.js';
 
 /** `simulate`'s usage line. */
 export const SIMULATE_SYNOPSIS = `meeplekit simulate [--game classic|castle] [--expansions id,id,...] [--option id.key=value]...
-                          [--river-set I|II|both] [--players N] [--bots random,greedy,...]
+                          [--river-set I|II|both] [--expansion-module file.js]... [--players N] [--bots random,greedy,...]
                           [--games K] [--seed S] [--workers W] [--out results.jsonl] [--resume] [--quiet]`;
 const USAGE = `usage: ${SIMULATE_SYNOPSIS}\n(meeplekit simulate --help: every flag)`;
 
@@ -69,6 +69,8 @@ export interface SimulateConfig {
   /** The bot of each seat. */
   readonly bots: readonly string[];
   readonly games: number;
+  /** The `file:` URLs of the `--expansion-module` files: each worker thread loads them too. */
+  readonly modules: readonly string[];
 }
 
 /** A checked `simulate` command line. */
@@ -95,12 +97,17 @@ const OPTIONS = {
   quiet: { type: 'boolean', default: false },
 } as const;
 
-/** Parses and checks `simulate`'s arguments (`cores`: how many threads run at once here), or a message. */
-export function parseSimulateArgs(args: readonly string[], cores = availableParallelism()): SimulateRun | string {
+/**
+ * Parses and checks `simulate`'s arguments (`cores`: how many threads run at once here;
+ * `modules`: the expansions of the `--expansion-module` flags, loaded), or a message.
+ */
+export function parseSimulateArgs(args: readonly string[], cores = availableParallelism(), modules: ExpansionModules = NO_MODULES): SimulateRun | string {
   const parsed = parseFlags(args, OPTIONS, false);
   if (typeof parsed === 'string') return parsed;
   const { values } = parsed;
-  const setup = botGameFromFlags(values);
+  const unloaded = unloadedModule(values['expansion-module'], modules);
+  if (unloaded !== null) return unloaded;
+  const setup = botGameFromFlags(values, modules);
   if (typeof setup === 'string') return setup;
   const { chosen, players, bots } = setup;
   const { rules } = chosen;
@@ -132,7 +139,7 @@ export function parseSimulateArgs(args: readonly string[], cores = availablePara
   };
   return {
     rules,
-    config: { spec: rules.options, players, seed: values.seed, bots, games },
+    config: { spec: rules.options, players, seed: values.seed, bots, games, modules: Object.values(modules).map((m) => m.url) },
     header,
     workers: Math.min(asked, cores),
     out: values.out,
@@ -212,7 +219,8 @@ export async function runSimulate(args: readonly string[], io: SimulateIo): Prom
     io.stdout(SIMULATE_HELP);
     return 0;
   }
-  const run = parseSimulateArgs(args, io.cores);
+  const modules = await modulesFromArgs(args, OPTIONS);
+  const run = typeof modules === 'string' ? modules : parseSimulateArgs(args, io.cores, modules);
   if (typeof run === 'string') {
     io.stderr(`meeplekit simulate: ${run}\n${USAGE}\n`);
     return 2;
@@ -395,9 +403,14 @@ function runWorkers(config: SimulateConfig, from: number, count: number, accept:
   });
 }
 
-/** The worker thread's loop: play each chunk sent, answer with each game's record, stop on null. */
-function serveChunks(input: WorkerInput): void {
-  const rules = rulesetFromSpec(input.config.spec);
+/**
+ * The worker thread's loop: load the run's expansion modules (chunks sent meanwhile wait in the
+ * port), then play each chunk sent, answer with each game's record, stop on null.
+ */
+async function serveChunks(input: WorkerInput): Promise<void> {
+  const modules = await loadExpansionModules(input.config.modules);
+  if (!modules.ok) throw new Error(moduleLoadMessage(modules.error));
+  const rules = rulesetFromSpec(input.config.spec, modules.value);
   if (!rules.ok) throw new Error(rules.error);
   const port = parentPort!;
   port.on('message', (msg: ToWorker) => {
@@ -410,4 +423,5 @@ function serveChunks(input: WorkerInput): void {
 }
 
 const input = workerData as Partial<WorkerInput> | null;
-if (!isMainThread && input?.kind === 'meeplekit/simulate') serveChunks(input as WorkerInput);
+// A rejection (a module that no longer loads) ends the thread with an 'error' event, and the run with it.
+if (!isMainThread && input?.kind === 'meeplekit/simulate') void serveChunks(input as WorkerInput);
