@@ -111,6 +111,12 @@ describe('docs/expansions/writing-an-expansion.md', () => {
     expect(blocks).toContain(code);
   });
 
+  test('examples/pioneer-expansion.ts (which CI compiles and plays with --expansion-module) is, below its comment, the same code', () => {
+    const file = readFileSync(new URL('../examples/pioneer-expansion.ts', import.meta.url), 'utf8');
+    const code = region('pioneer').replaceAll("'../src/index.js'", "'meeplekit'");
+    expect(file.replace(/^\/\*\*[\s\S]*?\*\/\n/, '')).toBe(code);
+  });
+
   test('the example test printed in the doc is the one run here', () => {
     expect(blocks).toContain(region('pioneer-test'));
   });
