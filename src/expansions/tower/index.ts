@@ -37,7 +37,7 @@
  * {@link captureTargets}, {@link reachOf}.
  *
  * Hook order 50: after Shrines (40), before the Count (70). The capture is part of the action,
- * so it comes before every `afterAction` hook (the dragon's flight, at 60) and before any
+ * so it comes before every `afterAction` hook (the dragon's flight, at 80) and before any
  * scoring.
  *
  * @example
