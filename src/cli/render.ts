@@ -49,7 +49,7 @@ export const RENDER_SYNOPSIS: Readonly<Record<string, string>> = {
   game: `meeplekit render game [--game classic|castle] [--expansions id,...] [--option id.key=value]...
                              [--river-set I|II|both] [--expansion-module file.js]... [--players N] [--seed S]
                              [--bots random,greedy,...] [--turn N] [--out file] [--png]`,
-  replay: 'meeplekit render replay <file> [--expansion-module file.js]... [--turn N] [--out file] [--html] [--png]',
+  replay: 'meeplekit render replay <file> [--turn N] [--out file] [--html] [--png] [--expansion-module file.js]...',
 };
 
 const USAGE = `usage: ${RENDER_SYNOPSIS['tile']}
