@@ -3,6 +3,11 @@
  * kind of game, the anytime `think`, `analyse`, and the `bots/...` errors for bad input. No
  * assertion is on elapsed time.
  */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { applyMove, createRandomSource, createRuleset, isLegal, legalMoves, newGame, type GameState, type Ruleset } from '../src/index.js';
@@ -17,6 +22,7 @@ import { tower } from '../src/expansions/tower/index.js';
 import { byDepth } from './depth.js';
 import { must } from './helpers.js';
 import { reachable } from './import-graph.js';
+import { IMPORT_PATHS } from './docs-snippets/compile.js';
 
 const CLASSIC = must(createRuleset({ game: 'classic' }));
 const CASTLE = must(createRuleset({ game: castle() }));
@@ -216,5 +222,70 @@ describe('layering: meeplekit/bots is built on the core and meeplekit/ai, never 
     const seen = [...reachable('src/bots/index.ts')];
     expect(seen.filter((f) => /^src\/(serve|cli|render)\//.test(f))).toEqual([]);
     expect(seen).toContain('src/ai/determinize.ts');
+  });
+});
+
+describe('the worker recipe (examples/bot-worker.ts, shown in docs/bots.md)', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+
+  test('docs/bots.md shows the tested file', () => {
+    const code = readFileSync(join(root, 'examples/bot-worker.ts'), 'utf8');
+    const body = code.slice(code.indexOf('import { parentPort }'));
+    expect(readFileSync(join(root, 'docs/bots.md'), 'utf8')).toContain(body.trim());
+  });
+
+  test('a worker thread answers a legal move for a JSON state, and answers at once when stopped', async () => {
+    // The example imports the package's public entries: bundled here with them mapped to src/.
+    const dir = join(root, 'node_modules', '.cache', 'meeplekit-test');
+    mkdirSync(dir, { recursive: true });
+    const outfile = join(dir, `bot-worker-${process.pid}-${Date.now()}.mjs`);
+    const entries = Object.entries(IMPORT_PATHS);
+    await build({
+      entryPoints: [join(root, 'examples/bot-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'meeplekit-to-src',
+          setup(b) {
+            b.onResolve({ filter: /^meeplekit(\/.*)?$/ }, (a) => {
+              for (const [name, file] of entries) {
+                if (name === a.path) return { path: join(root, file) };
+                if (name.endsWith('/*') && a.path.startsWith(name.slice(0, -1))) return { path: join(root, file.replace('*', a.path.slice(name.length - 1))) };
+              }
+              return undefined;
+            });
+          },
+        },
+      ],
+    });
+    const worker = new Worker(outfile);
+    try {
+      const ask = (request: object): Promise<{ id: number; ok: boolean; move?: unknown; error?: { code: string } }> =>
+        new Promise((resolve) => {
+          worker.once('message', resolve);
+          worker.postMessage(request);
+        });
+      const state = midGame(CLASSIC, 2, 'worker', 9);
+      const reply = await ask({ type: 'move', id: 1, game: 'classic', expansions: [], state: JSON.parse(JSON.stringify(state)), level: 1 });
+      expect(reply).toMatchObject({ id: 1, ok: true });
+      expect(isLegal(CLASSIC, state, reply.move as never)).toBe(true);
+      // A long search (level 5, a tower game) stopped by a message: the best move so far, legal.
+      const TOWER = CONFIGS.find(([name]) => name === 'classic + tower')![1];
+      const deep = midGame(TOWER, 2, 'worker', 14);
+      const pending = ask({ type: 'move', id: 2, game: 'classic', expansions: ['tower'], state: JSON.parse(JSON.stringify(deep)), level: 5 });
+      worker.postMessage({ type: 'stop', id: 2 });
+      const stopped = await pending;
+      expect(stopped).toMatchObject({ id: 2, ok: true });
+      expect(isLegal(TOWER, deep, stopped.move as never)).toBe(true);
+      const refused = await ask({ type: 'move', id: 3, game: 'classic', expansions: [], state: JSON.parse(JSON.stringify(state)), level: 7 });
+      expect(refused).toMatchObject({ id: 3, ok: false, error: { code: 'bots/unknown-level' } });
+    } finally {
+      await worker.terminate();
+      rmSync(outfile, { force: true });
+    }
   });
 });

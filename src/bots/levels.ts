@@ -30,9 +30,9 @@ export interface LevelSpec {
 export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
   1: { iterations: 24, rollout: 2 },
   2: { iterations: 150, rollout: 4 },
-  3: { iterations: 600, rollout: 6 },
-  4: { iterations: 2000, rollout: 6 },
-  5: { iterations: 6000, rollout: 6 },
+  3: { iterations: 600, rollout: 8 },
+  4: { iterations: 2000, rollout: 12 },
+  5: { iterations: 6000, rollout: 12 },
 };
 
 /** Options of {@link searchBot}, {@link think} and {@link analyse}. */
@@ -59,6 +59,8 @@ export interface Budget {
   readonly rollout: number;
   readonly seed: string;
   readonly maxNodes: number;
+  /** Whether the iterations are the level's (then a decision with few candidates takes fewer). */
+  readonly fromLevel: boolean;
 }
 
 const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
@@ -83,5 +85,5 @@ export function resolveOptions(options: unknown): Result<Budget, BotError> {
   const timeMs = (o['timeMs'] as number | undefined) ?? Infinity;
   // The level's iterations bound the search unless the caller set a budget of their own.
   const iterations = (o['iterations'] as number | undefined) ?? (o['timeMs'] === undefined ? spec.iterations : Infinity);
-  return ok({ iterations, timeMs, rollout: spec.rollout, seed, maxNodes });
+  return ok({ iterations, timeMs, rollout: spec.rollout, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
 }

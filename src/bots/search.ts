@@ -6,7 +6,6 @@ import { createRandomSource, type RandomSource } from '../core/rng.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, Move } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
-import { projectedScores } from '../core/engine/query.js';
 import { isLegal, legalMoves } from '../core/engine/apply.js';
 import { err, ok, type Result } from '../core/result.js';
 import { actionToMove } from '../ai/actions.js';
@@ -23,6 +22,8 @@ const WORLDS = 32;
 const EXPLORE = 0.5;
 /** Score difference at which a reward is 0.73 (a logistic curve over the difference). */
 const MARGIN_SCALE = 10;
+/** A level's searches per candidate move at most. */
+const PER_CANDIDATE = 200;
 
 /** A search in progress for one decision. @internal */
 export interface Search {
@@ -60,11 +61,15 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
   const player = (state.step as { player: number }).player;
   // Same seed and state, same searches: the random stream is seeded from both.
   const key = `${budget.value.seed}|${state.turn}|${state.tiles.length}|${state.step.kind}|${player}|${state.scores.join(',')}|${state.bagSize}`;
+  // A level's budget is its most: a decision with few candidates (most follower decisions) needs
+  // fewer searches to rank them, at most PER_CANDIDATE each.
+  let b = budget.value;
+  if (b.fromLevel) b = { ...b, iterations: Math.min(b.iterations, PER_CANDIDATE * Math.max(2, legalMoves(rules, state).length)) };
   return ok({
     rules,
     state,
     player,
-    budget: budget.value,
+    budget: b,
     root: newNode(state.players),
     random: createRandomSource(key),
     worlds: [],
@@ -87,7 +92,9 @@ function outcome(scores: readonly number[], reward: number[], margin: number[]):
 
 /** The world of search `i`: a determinization of the deciding player's view. */
 function world(search: Search, i: number): ResearchSimulator {
-  const k = i % WORLDS;
+  // Without hidden modules the worlds differ only by their draw order, which explicit chance
+  // redraws at every chance node anyway: one world serves.
+  const k = search.hidden ? i % WORLDS : 0;
   let w = search.worlds[k];
   if (w === undefined) {
     w = createResearchSimulator(search.rules, determinize(search.rules, search.state, search.player, `${search.budget.seed}/${k}`));
@@ -99,6 +106,17 @@ function world(search: Search, i: number): ResearchSimulator {
 /** Progressive widening below the root: a node searched n times has at most 2 + sqrt(n) children. */
 function widen(visits: number): number {
   return 2 + Math.sqrt(visits);
+}
+
+/**
+ * The projected scores (as `projectedScores`: the final scoring now), computed on the search's
+ * own throwaway copy instead of a fresh clone.
+ */
+function scoreNow(rules: Ruleset, s: GameState): readonly number[] {
+  const ctx = { rules, state: s, emit: null };
+  rules.game.finalScoring(ctx);
+  for (const h of rules.hooks.finalScoring) h(ctx);
+  return s.scores;
 }
 
 /** Runs one search: select by UCB1 for the player to move, expand one node, roll out, back up. */
@@ -158,7 +176,7 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
     if (!sim.isChanceNode()) d++;
     sim.applyRandom(random);
   }
-  outcome(sim.isTerminal() ? sim.state.scores : projectedScores(search.rules, sim.state), reward, margin);
+  outcome(sim.isTerminal() ? sim.state.scores : scoreNow(search.rules, sim.state as GameState), reward, margin);
   for (const n of path) {
     n.visits++;
     for (let p = 0; p < players; p++) {
