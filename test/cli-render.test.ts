@@ -40,6 +40,20 @@ async function ok(args: readonly string[]): Promise<string> {
   return out.stdout as string;
 }
 
+/**
+ * The viewer page of a replay file, rendered once per file and shared by the tests that only read
+ * it (the test of same bytes for the same replay renders it afresh, twice).
+ */
+const viewerPages = new Map<string, Promise<string>>();
+function viewerHtml(path: string): Promise<string> {
+  let page = viewerPages.get(path);
+  if (page === undefined) {
+    page = ok(['replay', path, '--html']);
+    viewerPages.set(path, page);
+  }
+  return page;
+}
+
 async function bytes(args: readonly string[]): Promise<Uint8Array> {
   const out = await runRender(args);
   if (out.code !== 0) throw new Error(`render ${args.join(' ')} exited ${out.code}: ${out.stderr}`);
@@ -447,7 +461,7 @@ describe('meeplekit render replay', () => {
 
     test.each(['classic', 'big', 'castle'])('a board per position (moves + 1), each exactly the renderer\'s board with external symbols, with a title (%s)', async (which) => {
       const path = which === 'classic' ? classic : which === 'big' ? big : castle;
-      const html = await ok(['replay', path, '--html']);
+      const html = await viewerHtml(path);
       const data = payload(html);
       const loaded = loadReplayFile(path);
       if (!loaded.ok) throw new Error(loaded.error);
@@ -470,7 +484,7 @@ describe('meeplekit render replay', () => {
     });
 
     test('scores, turns, steps, moves and events per position, as replaying the moves gives them', async () => {
-      const html = await ok(['replay', big, '--html']);
+      const html = await viewerHtml(big);
       const data = payload(html);
       const loaded = loadReplayFile(big);
       if (!loaded.ok) throw new Error(loaded.error);
@@ -498,9 +512,9 @@ describe('meeplekit render replay', () => {
     });
 
     test('the page is titled with the game, its expansions, players and seed', async () => {
-      expect(await ok(['replay', classic, '--html'])).toContain('<title>meeplekit replay: classic, 2 players, seed &quot;view&quot;</title>');
-      expect(await ok(['replay', castle, '--html'])).toContain('<title>meeplekit replay: castle, 2 players, seed &quot;view&quot;</title>');
-      const title = /<title>([^<]*)<\/title>/.exec(await ok(['replay', big, '--html']))![1]!;
+      expect(await viewerHtml(classic)).toContain('<title>meeplekit replay: classic, 2 players, seed &quot;view&quot;</title>');
+      expect(await viewerHtml(castle)).toContain('<title>meeplekit replay: castle, 2 players, seed &quot;view&quot;</title>');
+      const title = /<title>([^<]*)<\/title>/.exec(await viewerHtml(big))![1]!;
       expect(title).toMatch(/^meeplekit replay: classic with [a-z-]+(, [a-z-]+){4}, 4 players, seed &quot;view&quot;$/);
       for (const id of ['tower', 'princess-dragon', 'king-robber', 'shrines', 'count']) expect(title).toContain(id);
     });
@@ -519,7 +533,7 @@ describe('meeplekit render replay', () => {
     test('the data block cannot close its script: no < in it', async () => {
       // A seed with markup in it ends up in the page's title and data.
       const { path } = playReplay('markup.json', ['--seed', '</script><b>x</b>&']);
-      const html = await ok(['replay', path, '--html']);
+      const html = await viewerHtml(path);
       const m = /<script type="application\/json" id="meeplekit-replay">([\s\S]*?)<\/script>/.exec(html)!;
       expect(m[1]).not.toContain('<');
       expect(html).toContain('seed &quot;&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;&amp;&quot;');
@@ -527,8 +541,8 @@ describe('meeplekit render replay', () => {
     });
 
     test('file sizes stay reasonable (classic 2 players, five expansions with 4 players)', async () => {
-      const small = (await ok(['replay', classic, '--html'])).length;
-      const large = (await ok(['replay', big, '--html'])).length;
+      const small = (await viewerHtml(classic)).length;
+      const large = (await viewerHtml(big)).length;
       expect(small).toBeLessThan(400_000);
       expect(large).toBeLessThan(1_500_000);
     });
@@ -560,7 +574,7 @@ describe('replays of games with chosen draws (newGame draws, The Castle\'s token
     if (!end.ok) throw new Error(end.error.message);
     expect(await ok(['replay', path])).toBe(end.value);
     // Every position of the viewer, too: its last scores are the game's.
-    const html = await ok(['replay', path, '--html']);
+    const html = await viewerHtml(path);
     const payload = JSON.parse(/id="meeplekit-replay">([^<]*)</.exec(html)![1]!) as { positions: { s: number[] }[] };
     expect(payload.positions).toHaveLength(data.moves.length + 1);
     expect(payload.positions[payload.positions.length - 1]!.s).toEqual(state.scores);
