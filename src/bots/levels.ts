@@ -4,7 +4,16 @@
 import { err, ok, type Result } from '../core/result.js';
 import { botError, type BotError } from './errors.js';
 
-/** The strength levels, weakest first. */
+/**
+ * The strength levels, weakest first.
+ *
+ * @example
+ * ```ts
+ * import { LEVELS, LEVEL_SPECS } from 'meeplekit/bots';
+ *
+ * for (const level of LEVELS) console.log(level, LEVEL_SPECS[level].iterations); // 1 24 ... 5 6000
+ * ```
+ */
 export const LEVELS = [1, 2, 3, 4, 5] as const;
 
 /** One of {@link LEVELS}. */
