@@ -1,6 +1,6 @@
 /**
  * Helpers module authors call from their hooks: emitting a module's own events and reading its
- * state slice (also exported publicly from `meeplekit/authoring`).
+ * state slice (also public, in the `authoring` namespace of the main entry `meeplekit`).
  */
 import type { Emit } from './events.js';
 import type { GameState, GameView } from './state.js';
