@@ -1,7 +1,9 @@
 /**
  * Search speed of meeplekit/bots: iterations per second of the search bot, over the decisions of
- * seeded 2-player classic games (every tenth decision of each game, so that early, middle and late
- * positions count), on one core.
+ * seeded games played by the greedy bot (every tenth decision of each game by default, so that
+ * early, middle and late positions count), on one core; tile placements (the decisions with the
+ * most candidates, which use the whole budget) also alone. Decisions with a single legal move
+ * are not searched and not counted.
  *
  *   npm run bench:bots -- [--level 5] [--games 3] [--game classic|castle] [--players 2] [--json]
  */
@@ -29,6 +31,8 @@ let iterations = 0;
 let ms = 0;
 let decisions = 0;
 let slowest = 0;
+// Tile placements apart: the decisions with the most candidates, which take the whole budget.
+const place = { iterations: 0, ms: 0, decisions: 0 };
 for (let g = 0; g < Number(args.games); g++) {
   const game = newGame(rules, { players: Number(args.players), seed: `bench-bots/${g}` });
   if (!game.ok) throw new Error(game.error.message);
@@ -46,6 +50,11 @@ for (let g = 0; g < Number(args.games); g++) {
         ms += dt;
         decisions++;
         slowest = Math.max(slowest, dt);
+        if (state.step.kind === 'place-tile') {
+          place.iterations += search.value.iterations;
+          place.ms += dt;
+          place.decisions++;
+        }
       }
     }
     const next = applyMove(rules, state, greedy(rules, state));
@@ -53,5 +62,5 @@ for (let g = 0; g < Number(args.games); g++) {
     state = next.value.state;
   }
 }
-const result = { game: rules.id, players: Number(args.players), level, budget: LEVEL_SPECS[level].iterations, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest) };
-console.log(args.json ? JSON.stringify(result) : `bots: level ${level} in ${result.players}-player ${result.game}: ${result.iterationsPerSecond} iterations/s, ${result.meanMsPerDecision} ms a decision (slowest ${result.slowestMs} ms) over ${decisions} decisions`);
+const result = { game: rules.id, players: Number(args.players), level, budget: LEVEL_SPECS[level].iterations, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest), placements: { decisions: place.decisions, iterationsPerSecond: Math.round((place.iterations / place.ms) * 1000), meanMs: Math.round(place.ms / place.decisions) } };
+console.log(args.json ? JSON.stringify(result) : `bots: level ${level} in ${result.players}-player ${result.game}: ${result.iterationsPerSecond} iterations/s, ${result.meanMsPerDecision} ms a decision (slowest ${result.slowestMs} ms) over ${decisions} decisions; tile placements alone: ${result.placements.iterationsPerSecond} iterations/s, ${result.placements.meanMs} ms each over ${place.decisions}`);
