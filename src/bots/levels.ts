@@ -22,8 +22,8 @@ export type Level = (typeof LEVELS)[number];
 /**
  * What a level searches with: its iteration budget per decision, how many plies a rollout plays
  * at random before the position is scored by its projected scores, and the exploration constant.
- * Level 5's budget is sized to about one second a move on a 2026 laptop core in 2-player classic
- * (docs/benchmarks.md, "Bots"): pass `timeMs` to bound it by the clock instead.
+ * Level 5 takes about 0.4 s a tile placement on one core of the project's benchmark machine in
+ * 2-player classic (docs/benchmarks.md, "Bots"): pass `timeMs` to bound a search by the clock.
  */
 export interface LevelSpec {
   /** Searches per decision. */
@@ -34,7 +34,15 @@ export interface LevelSpec {
 
 /**
  * The levels' budgets (docs/bots.md has their measured strength): 1 is a tiny search a beginner
- * beats (plausible moves, many small mistakes), 5 the strongest about one second a move buys.
+ * beats (plausible moves, many small mistakes: it always beat the random bot and lost most games
+ * to the greedy one), 5 the largest budget.
+ *
+ * @example
+ * ```ts
+ * import { LEVEL_SPECS } from 'meeplekit/bots';
+ *
+ * console.log(LEVEL_SPECS[5]); // { iterations: 6000, rollout: 12 }
+ * ```
  */
 export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
   1: { iterations: 24, rollout: 2 },
