@@ -13,6 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { applyMove, createRandomSource, createRuleset, isLegal, legalMoves, newGame, type GameState, type Ruleset } from '../src/index.js';
 import { analyse, BOT_ERROR_CODES, greedyBot, moveCost, randomBot, searchBot, think, LEVELS } from '../src/bots/index.js';
 import { castle } from '../src/games/castle/entry.js';
+import { botsFor, makeBots } from '../src/cli/expansions.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
@@ -287,5 +288,15 @@ describe('the worker recipe (examples/bot-worker.ts, shown in docs/bots.md)', ()
       await worker.terminate();
       rmSync(outfile, { force: true });
     }
+  });
+});
+
+describe('the command line: --bots search:LEVEL', () => {
+  test('botsFor accepts search:1 to search:5 and refuses other levels; makeBots plays legal moves with them', () => {
+    expect(botsFor('search:3,greedy', 2)).toEqual(['search:3', 'greedy']);
+    expect(botsFor('search:6', 2)).toMatch(/unknown bot 'search:6' \(bots: random, greedy\) or search:LEVEL/);
+    const [search] = makeBots(['search:1'], createRandomSource('cli'));
+    const state = midGame(CLASSIC, 2, 'cli', 5);
+    expect(isLegal(CLASSIC, state, search!(CLASSIC, state))).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { greedyBot, randomBot, type Bot } from '../bots.js';
+import { searchBot } from '../bots/index.js';
 import type { Expansion } from '../core/expansion.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset, RulesetOptions } from '../core/ruleset.js';
@@ -467,7 +468,7 @@ export function playersFor(text: string, rules: Ruleset): number | string {
 /** `--bots` (trimmed) checked and assigned to the seats in turn: a name per player, or the message. */
 export function botsFor(text: string, players: number): string[] | string {
   const names = text.split(',').map((s) => s.trim());
-  for (const b of names) if (!(BOTS as readonly string[]).includes(b)) return `unknown bot '${b}' (bots: ${BOTS.join(', ')})`;
+  for (const b of names) if (!(BOTS as readonly string[]).includes(b) && !SEARCH_BOT.test(b)) return `unknown bot '${b}' (bots: ${BOTS.join(', ')}) or search:LEVEL, a level from 1 to 5 (meeplekit/bots)`;
   if (names.length > players) return `${names.length} bots for ${players} players: give at most one bot per player`;
   return Array.from({ length: players }, (_, p) => names[p % names.length]!);
 }
@@ -489,9 +490,16 @@ export function botGameFromFlags(values: BotGameFlags, modules: ExpansionModules
   return { chosen, players, bots };
 }
 
-/** The bots of the seats, drawing from one random source. */
+/** `search:LEVEL`: the search bot of meeplekit/bots at that level. */
+const SEARCH_BOT = /^search:([1-5])$/;
+
+/** The bots of the seats, drawing from one random source (a search bot's seed is drawn from it). */
 export function makeBots(names: readonly string[], random: (n: number) => number): Bot[] {
-  return names.map((n) => (n === 'greedy' ? greedyBot(random) : randomBot(random)));
+  return names.map((n) => {
+    const search = SEARCH_BOT.exec(n);
+    if (search !== null) return searchBot({ level: Number(search[1]), seed: `cli/${random(0x100000000)}` });
+    return n === 'greedy' ? greedyBot(random) : randomBot(random);
+  });
 }
 
 /** `--seed` checked: at most 256 characters once `suffix` (such as `/99`, a game's) is added. */

@@ -42,7 +42,7 @@ const USAGE = `usage: ${PLAY_SYNOPSIS}\n(meeplekit play --help: every flag)`;
 export const BOT_GAME_FLAGS_HELP = `${GAME_FLAGS_HELP}
   --players N           number of players (default 2; the game's range)
   --seed S              any text up to 256 characters (default 1): the tiles' order; bots from S/bots
-  --bots LIST           bots given to the seats in turn: ${BOTS.join(', ')} (default random)`;
+  --bots LIST           bots given to the seats in turn: ${BOTS.join(', ')}, search:1 to search:5 (default random)`;
 
 /** `meeplekit play --help`. */
 export const PLAY_HELP = `usage: ${PLAY_SYNOPSIS}

@@ -45,7 +45,7 @@ seconds and games/s). The same file for any W, but for those two timing fields. 
 
 ${GAME_FLAGS_HELP}
   --players N           number of players (default 2; the game's range)
-  --bots LIST           bots given to the seats in turn: ${BOTS.join(', ')} (default random)
+  --bots LIST           bots given to the seats in turn: ${BOTS.join(', ')}, search:1 to search:5 (default random)
   --games K             games to play (default 100)
   --seed S              the run's seed (default 1); game i is played from S/i, at most 256 characters
   --workers W           worker threads (default: one per core; at most one per core)
