@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { cliCommand } from './cli-command.js';
 import { byDepth, FULL } from './depth.js';
 import { untimed } from './helpers.js';
 import { RECONSTRUCTED_LAYOUT } from '../src/games/castle/entry.js';
@@ -28,7 +29,9 @@ interface Run {
 async function simulate(args: readonly string[], io: Partial<SimulateIo> = {}): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const code = await runSimulate(args, { cores: 4, ...io, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  // The worker threads run the command bundled once for this run (test/global-setup.ts) instead of
+  // compiling the sources each.
+  const code = await runSimulate(args, { cores: 4, workerScript: cliCommand()[1], ...io, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
   return { code, stdout, stderr };
 }
 
@@ -371,7 +374,7 @@ describe('meeplekit simulate --resume', () => {
     const early = new AbortController();
     early.abort('SIGTERM');
     stderr = '';
-    expect(await runSimulate([...args, '--workers', '2', '--out', out], { stdout: () => {}, stderr: (t) => (stderr += t), signal: early.signal })).toBe(143);
+    expect(await runSimulate([...args, '--workers', '2', '--out', out], { stdout: () => {}, stderr: (t) => (stderr += t), signal: early.signal, workerScript: cliCommand()[1] })).toBe(143);
     expect(readFileSync(out, 'utf8')).toBe(`${whole.split('\n')[0]}\n`);
     expect(stderr).toBe(`meeplekit simulate: stopped by SIGTERM: 0 of 12 games are in ${out}; to play the other 12: meeplekit simulate ${[...args, '--workers', '2', '--out', out].join(' ')} --resume\n`);
     expect((await resume(readFileSync(out, 'utf8'), 'stopped-early.jsonl')).text).toBe(whole);

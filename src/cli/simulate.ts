@@ -14,6 +14,7 @@
  */
 import { closeSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Bot } from '../bots.js';
 import { greedyBot } from '../bots.js';
@@ -190,6 +191,12 @@ export interface SimulateIo {
   readonly signal?: AbortSignal;
   /** Threads that run at once (default `os.availableParallelism()`). */
   readonly cores?: number;
+  /**
+   * The script the worker threads run: by default this module's own file (dist/cli.js in the
+   * package; under tsx, the sources, which each thread then compiles). A bundle of the command
+   * serves as well: the tests pass the one they build once per run.
+   */
+  readonly workerScript?: string;
 }
 
 interface WorkerInput {
@@ -290,7 +297,7 @@ export async function runSimulate(args: readonly string[], io: SimulateIo): Prom
     // One worker plays on this thread, unless a progress bar is drawn: a long game (greedy bots)
     // would then stop its clock, so the game goes to a thread of its own.
     if (workers === 1 && progress === NO_PROGRESS) await playHere(run.rules, config, first, accept, io.signal);
-    else if (workers >= 1) await runWorkers(config, first, workers, accept, io.signal);
+    else if (workers >= 1) await runWorkers(config, first, workers, accept, io.signal, io.workerScript);
     if (!stopped()) write(`${JSON.stringify(tally.summary({ seconds: (performance.now() - started) / 1000, played: written - first }))}\n`);
   } catch (e) {
     progress.stop();
@@ -338,11 +345,11 @@ async function playHere(rules: Ruleset, config: SimulateConfig, from: number, ac
  * get free (two chunks in flight each, so that none waits for the next). Each game's record comes
  * back on its own, to be written at once. Resolves when all are played or `signal` stopped them.
  */
-function runWorkers(config: SimulateConfig, from: number, count: number, accept: (r: GameRecord) => void, signal: AbortSignal | undefined): Promise<void> {
+function runWorkers(config: SimulateConfig, from: number, count: number, accept: (r: GameRecord) => void, signal: AbortSignal | undefined, script: string | undefined): Promise<void> {
   // Small chunks keep every thread busy to the end; large enough to keep messages rare.
   const chunk = Math.max(1, Math.min(20, Math.floor((config.games - from) / (count * 8))));
   let next = from;
-  const url = new URL(import.meta.url);
+  const url = script === undefined ? new URL(import.meta.url) : pathToFileURL(script);
   // Under tsx or vitest (tests, scripts) this module is TypeScript: the threads load it through
   // tsx's loader (a development dependency), registered by a small bootstrap script.
   const source = url.pathname.endsWith('.ts');
