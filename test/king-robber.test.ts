@@ -37,6 +37,7 @@ import {
 import { KING_ROBBER, KING_ROBBER_TILES, kingRobber, type KingRobberState } from '../src/expansions/king-robber/index.js';
 import { Scenario, play, playLast, rigDraw, scoredOf, sortedScored, type Turn, readableId } from './helpers.js';
 import { expectFeaturesMatch, expectPortsOwnedOnce, loadReferenceSet, sortedIds } from './reference.js';
+import { byDepth } from './depth.js';
 
 function kingRobberRules(): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [kingRobber()] });
@@ -495,7 +496,9 @@ describe('king-robber: seeded random games', () => {
   test('random: 200 seeded random games (2 and 4 players) reach game over; every score equals the sum of its scored events; the holders and final King/Robber points agree with the events', () => {
     let handOvers = 0;
     let placed = 0;
-    for (let i = 0; i < 200; i++) {
+    // 200 games in the full tier, 40 in the fast one (test/depth.ts).
+    const games = byDepth(200, 40);
+    for (let i = 0; i < games; i++) {
       const players = i % 2 === 0 ? 2 : 4;
       const g = newGame(rules, { players, seed: `kr-random-${i}` });
       if (!g.ok) throw new Error(g.error.message);
@@ -538,7 +541,7 @@ describe('king-robber: seeded random games', () => {
       }
     }
     // The games are real: (almost) every tile placed, and the King and the Robber Baron moved.
-    expect(placed).toBeGreaterThan(200 * 70);
-    expect(handOvers).toBeGreaterThan(200);
+    expect(placed).toBeGreaterThan(games * 70);
+    expect(handOvers).toBeGreaterThan(games);
   });
 });

@@ -50,6 +50,7 @@ import {
 } from '../src/expansions/river/index.js';
 import { Scenario, rigDraw, readableId } from './helpers.js';
 import { REFERENCE, expectFeaturesMatch, referenceSets, type RefSet } from './reference.js';
+import { byDepth } from './depth.js';
 
 function riverRules(set: RiverSet): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [river({ set })] });
@@ -512,7 +513,8 @@ describe('river: seeded random games', () => {
     'random games (set %s, %i players): 200 seeded games end with every tile placed or discarded, matching edges, and a river without U-turns',
     (set, players) => {
       const rules = RULES[set];
-      for (let i = 0; i < 200; i++) {
+      // 200 games in the full tier, 40 in the fast one (test/depth.ts).
+      for (let i = 0; i < byDepth(200, 40); i++) {
         const seed = `river-${set}-${players}-${i}`;
         const g = newGame(rules, { players, seed });
         if (!g.ok) throw new Error(g.error.message);

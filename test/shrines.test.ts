@@ -29,6 +29,7 @@ import {
 import { challenges, shrines, SHRINE_TILES, type ChallengeEvent } from '../src/expansions/shrines/index.js';
 import { play, playLast, rigDraw, Scenario, scoredOf, type Scored, type Turn, readableId } from './helpers.js';
 import { expectFeaturesMatch, loadReferenceSet } from './reference.js';
+import { byDepth } from './depth.js';
 
 function shrineRules(): Ruleset {
   const r = createRuleset({ game: 'classic', expansions: [shrines()] });
@@ -507,7 +508,8 @@ describe('shrines: random games', () => {
     let won = 0;
     let shrineScored = 0;
     for (const players of [2, 4]) {
-      for (let i = 0; i < 200; i++) {
+      // 200 games in the full tier, 40 in the fast one (test/depth.ts).
+      for (let i = 0; i < byDepth(200, 40); i++) {
         const g = newGame(rules, { players, seed: `shrines-${players}-${i}` });
         if (!g.ok) throw new Error(g.error.message);
         const sim = createSimulator(rules, g.value, { events: true });
