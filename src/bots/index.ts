@@ -33,3 +33,26 @@ export { analyse, moveCost, type Analysis, type Candidate } from './analyse.js';
 export { LEVELS, LEVEL_SPECS, type Level, type LevelSpec, type SearchOptions } from './levels.js';
 export { BOT_ERROR_CODES, type BotError, type BotErrorCode } from './errors.js';
 export { randomBot, greedyBot, type Bot } from '../bots.js';
+export {
+  arenaSchedule,
+  bradleyTerry,
+  namedBot,
+  pairRecords,
+  playArenaGame,
+  runArena,
+  summarizeArena,
+  wilsonInterval,
+  type ArenaEntrant,
+  type ArenaGame,
+  type ArenaOptions,
+  type ArenaPair,
+  type ArenaRating,
+  type ArenaResult,
+  type ArenaSeating,
+  type ArenaSummary,
+  type ArenaSummaryOptions,
+  type BradleyTerryOptions,
+  type PairRecord,
+  type Rating,
+  type SeatTiming,
+} from './arena.js';
