@@ -155,6 +155,10 @@ function counted(session: Session): Session & { handled: number; closed: boolean
       out.handled++;
       return session.handle(line);
     },
+    answer(line: string): string | Promise<string> {
+      out.handled++;
+      return session.answer(line);
+    },
     oversized: (bytes: number) => session.oversized(bytes),
     recordWrite: (ms: number) => session.recordWrite(ms),
     close() {

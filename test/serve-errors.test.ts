@@ -100,7 +100,8 @@ describe('serve: refusals leave the session working and every handle unchanged',
   test('every protocol error code is exercised here or below', () => {
     // The limits' own codes: 'serve: memory limits' below and test/serve-cli.test.ts (connections).
     const limits = ['protocol/connection-full', 'protocol/server-full', 'protocol/too-many-connections'];
-    const codes = new Set([...RAW.map((r) => r[2]), ...REQUESTS.map((r) => r[2]), 'protocol/illegal-action', 'protocol/internal', ...limits]);
+    // The bot operations' own code: test/serve-bot.test.ts.
+    const codes = new Set([...RAW.map((r) => r[2]), ...REQUESTS.map((r) => r[2]), 'protocol/illegal-action', 'protocol/internal', 'protocol/chance-node', ...limits]);
     for (const code of PROTOCOL_ERROR_CODES) expect(codes.has(code), code).toBe(true);
   });
 

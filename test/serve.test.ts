@@ -73,7 +73,7 @@ describe('serve: hello, info, make_game', () => {
     expect(r['expansions']).toEqual(Object.keys(TEST_CONFIG.expansions));
     expect(r['ops']).toEqual(
       [
-        'action_to_string', 'apply_action', 'chance_outcomes', 'clone', 'delete', 'deserialize', 'determinize', 'info',
+        'action_to_string', 'analyse', 'apply_action', 'bot', 'chance_outcomes', 'clone', 'delete', 'deserialize', 'determinize', 'info',
         'legal_actions_mask', 'make_game', 'new_state', 'observation_tensor', 'returns', 'rewards', 'serialize', 'state',
         'state_to_string', 'stats', 'vec_close', 'vec_make', 'vec_reset', 'vec_step',
       ],

@@ -27,7 +27,8 @@ export function serveConfig(modules: ExpansionModules = NO_MODULES, limits: Part
 const MiB = 1024 * 1024;
 
 const USAGE = `usage: meeplekit serve [--port P] [--max-connections N] [--max-memory MIB]
-                       [--max-server-memory MIB] [--max-envs N] [--expansion-module FILE]... [--help]
+                       [--max-server-memory MIB] [--max-envs N] [--max-bot-iterations N]
+                       [--max-bot-ms MS] [--expansion-module FILE]... [--help]
   speaks the meeplekit protocol (version ${PROTOCOL_VERSION}, docs/protocol.md): JSON lines, one request per line,
   one response per line, after a hello line
   without --port: over stdin and stdout, until stdin closes
@@ -38,6 +39,9 @@ const USAGE = `usage: meeplekit serve [--port P] [--max-connections N] [--max-me
   --max-memory MIB: estimated MiB of the handles of one connection (default ${LIMITS.memoryBytes / MiB})
   --max-server-memory MIB: estimated MiB of the handles of all connections (default ${LIMITS.serverMemoryBytes / MiB})
   --max-envs N: environments of one vector environment, the work of one request (default ${LIMITS.numEnvs})
+  --max-bot-iterations N: searches of one bot or analyse request (default ${LIMITS.botIterations})
+  --max-bot-ms MS: wall-clock milliseconds of one bot or analyse request: its time_ms, and the
+            most any search runs before it answers its best move so far (default ${LIMITS.botMs})
   --expansion-module FILE: load an expansion of your own from an ES module file (repeatable), for
             make_game to build by its id and info to list; the file's code runs with your rights
             (docs/cli.md); no request can load one
@@ -49,6 +53,8 @@ const LIMIT_FLAGS = {
   'max-memory': { key: 'memoryBytes', max: 1024 * 1024, unit: MiB },
   'max-server-memory': { key: 'serverMemoryBytes', max: 1024 * 1024, unit: MiB },
   'max-envs': { key: 'numEnvs', max: 65_536, unit: 1 },
+  'max-bot-iterations': { key: 'botIterations', max: 1_000_000, unit: 1 },
+  'max-bot-ms': { key: 'botMs', max: 3_600_000, unit: 1 },
 } as const satisfies Record<string, { key: keyof ServeLimits; max: number; unit: number }>;
 
 /** What `serve`'s arguments ask for. */
@@ -77,6 +83,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs | string {
         'max-memory': { type: 'string' },
         'max-server-memory': { type: 'string' },
         'max-envs': { type: 'string' },
+        'max-bot-iterations': { type: 'string' },
+        'max-bot-ms': { type: 'string' },
         'expansion-module': { type: 'string', multiple: true, default: [] },
       },
       strict: true,

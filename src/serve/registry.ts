@@ -150,4 +150,11 @@ export interface Op {
   readonly fields: readonly string[];
   /** Answers the request (the response's fields besides `id` and `ok`), or refuses it, leaving every handle as it was. */
   run(req: Request, handles: Handles): Checked<Record<string, unknown>>;
+  /**
+   * The same operation run in the background, for a transport (`bot`, `analyse`): the request is
+   * checked at once (a refusal answers at once), then the work yields to the event loop as it
+   * goes, so that other connections are served meanwhile; `signal` aborts it (the connection
+   * closed). Operations without it answer at once through {@link Op.run}.
+   */
+  start?(req: Request, handles: Handles, signal: AbortSignal): Checked<Promise<Checked<Record<string, unknown>>>>;
 }

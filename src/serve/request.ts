@@ -23,6 +23,7 @@ export const PROTOCOL_ERROR_CODES = [
   'protocol/connection-full',
   'protocol/server-full',
   'protocol/too-many-connections',
+  'protocol/chance-node',
 ] as const;
 
 /** One of {@link PROTOCOL_ERROR_CODES}. */
@@ -60,7 +61,9 @@ const MiB = 1024 * 1024;
  * `protocol/server-full`; a connection over `connections` gets `protocol/too-many-connections`.
  * `numEnvs`, `memoryBytes`, `serverMemoryBytes` and `connections` can be set per server
  * ({@link ServeLimits}, the command line's `--max-envs`, `--max-memory`, `--max-server-memory`,
- * `--max-connections`).
+ * `--max-connections`). A bot search over `botIterations` or a `time_ms` over `botMs` is refused
+ * with `protocol/too-large`, and every search stops after `botMs` (`--max-bot-iterations`,
+ * `--max-bot-ms`).
  */
 export const LIMITS = {
   /** Bytes of one request line (UTF-8, without its newline). */
@@ -79,6 +82,10 @@ export const LIMITS = {
   serverMemoryBytes: 4096 * MiB,
   /** Connections a TCP server serves at a time. */
   connections: 64,
+  /** Searches of one `bot` or `analyse` request (`iterations`, or a level's budget). */
+  botIterations: 100_000,
+  /** Wall-clock milliseconds of one `bot` or `analyse` request: its `time_ms`, and the most any search runs. */
+  botMs: 10_000,
 } as const;
 
 /** The limits of one server: {@link LIMITS}, some of them set by the command line. */

@@ -7,8 +7,9 @@ import { ok } from '../core/result.js';
 import { stringifyResponse } from './codec.js';
 import { gameOps, infoResponse, serveLimits, type ServeConfig } from './games.js';
 import { createRegistry, type Handle, type Handles, type Op, type ServerLoad } from './registry.js';
-import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, show, type ServeError } from './request.js';
+import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, show, type Checked, type ServeError } from './request.js';
 import { STATE_OPS } from './states.js';
+import { BOT_OPS } from './bot.js';
 import { VECTOR_OPS } from './vector.js';
 
 /** Time and traffic of one operation since the session started (or the last `stats` with `reset`). */
@@ -24,17 +25,38 @@ interface OpStats {
 export interface Session {
   /** The first line the server writes: `{"hello":"meeplekit","protocol":1,"version":...}`. */
   readonly hello: string;
-  /** The response line (without its newline) to one request line. Never throws. */
+  /**
+   * The response line (without its newline) to one request line, at once. Never throws. A `bot`
+   * or `analyse` request runs its search to the end before it returns, blocking the thread.
+   */
   handle(line: string): string;
+  /**
+   * As {@link Session.handle}, for a transport: the response line at once, or for an operation
+   * that runs in the background (`bot`, `analyse`) a promise of it, which never rejects; the
+   * operation yields to the event loop as it goes. The next line must wait for it (one request at
+   * a time per connection, answered in order). {@link Session.close} aborts it.
+   */
+  answer(line: string): string | Promise<string>;
   /** The response to a request line that was cut off for passing {@link LIMITS}.lineBytes (its id unknown: null). */
   oversized(bytes: number): string;
   /** Adds the time the transport spent writing a response (reported by `stats` as `write_ms`). */
   recordWrite(ms: number): void;
-  /** Ends the session: every handle is freed. Called once by the transport when the connection is over. */
+  /** Ends the session: a search still running is aborted and every handle is freed. Called once by the transport when the connection is over. */
   close(): void;
 }
 
 const now = (): number => performance.now();
+
+/** A request read up to its operation, its fields checked: what is needed to answer it. */
+interface Received {
+  readonly id: unknown;
+  readonly req: Record<string, unknown>;
+  readonly op: Op;
+  /** The operation's statistics. */
+  readonly stats: OpStats;
+  /** When the operation started. */
+  readonly t1: number;
+}
 
 /** A response line for an error. */
 function errorLine(id: unknown, error: ServeError): string {
@@ -64,8 +86,10 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
   let bytesIn = 0;
   let bytesOut = 0;
   let writeMs = 0;
+  /** Aborted when the session ends: a search still running stops. */
+  const stop = new AbortController();
 
-  const ops: Record<string, Op> = { ...gameOps(config), ...STATE_OPS, ...VECTOR_OPS };
+  const ops: Record<string, Op> = { ...gameOps(config), ...STATE_OPS, ...VECTOR_OPS, ...BOT_OPS };
   ops['info'] = { fields: [], run: () => ok(infoResponse(config, names)) };
   ops['delete'] = {
     fields: ['ids'],
@@ -103,53 +127,86 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     return line;
   }
 
+  /** A request line read up to its operation: the error line when it goes no further. */
+  function receive(line: string): string | Received {
+    bytesIn += line.length + 1;
+    const t0 = now();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (e) {
+      return respond(errorLine(null, { code: 'protocol/json', message: `the request is not JSON: ${(e as Error).message}` }));
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return respond(errorLine(null, { code: 'protocol/request', message: `a request must be a JSON object, got ${show(parsed)}` }));
+    }
+    const req = parsed as Record<string, unknown>;
+    const id = req['id'] ?? null;
+    if (!isId(id)) return respond(errorLine(null, { code: 'protocol/request', message: `'id' must be a number, a string or null, got ${show(id)}` }));
+    if (req['protocol'] !== undefined && req['protocol'] !== PROTOCOL_VERSION) {
+      return respond(errorLine(id, { code: 'protocol/version', message: `this server speaks protocol ${PROTOCOL_VERSION}, the request asks for ${show(req['protocol'])}` }));
+    }
+    const name = req['op'];
+    if (typeof name !== 'string') return respond(errorLine(id, { code: 'protocol/request', message: `'op' must be an operation name, got ${show(name)}` }));
+    const op = Object.hasOwn(ops, name) ? ops[name]! : undefined;
+    if (op === undefined) return respond(errorLine(id, { code: 'protocol/unknown-op', message: `unknown op ${show(name)} (ops: ${names.join(', ')})` }));
+    const s = statsOf(name);
+    s.count++;
+    const t1 = now();
+    s.parse_ms += t1 - t0;
+    const fields = checkFields(req, name, op.fields);
+    if (!fields.ok) return complete({ id, req, op, stats: s, t1 }, () => fields);
+    return { id, req, op, stats: s, t1 };
+  }
+
+  /** The response line of a request whose operation answered with `run()` (timed from `r.t1`). */
+  function complete(r: Received, run: () => Checked<Record<string, unknown>>): string {
+    const s = r.stats;
+    let out: string;
+    try {
+      const result = run();
+      const t2 = now();
+      s.compute_ms += t2 - r.t1;
+      if (result.ok) out = stringifyResponse({ id: r.id, ok: true, ...result.value });
+      else {
+        s.errors++;
+        out = errorLine(r.id, result.error);
+      }
+      s.encode_ms += now() - t2;
+    } catch (e) {
+      // A bug, or a response too large to be a string: reported, and the session goes on.
+      s.errors++;
+      const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      out = errorLine(r.id, { code: e instanceof RangeError && /string length/i.test(message) ? 'protocol/too-large' : 'protocol/internal', message });
+    }
+    return respond(out);
+  }
+
   return {
     hello: JSON.stringify({ hello: 'meeplekit', protocol: PROTOCOL_VERSION, version: config.version }),
     handle(line) {
-      bytesIn += line.length + 1;
-      const t0 = now();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch (e) {
-        return respond(errorLine(null, { code: 'protocol/json', message: `the request is not JSON: ${(e as Error).message}` }));
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        return respond(errorLine(null, { code: 'protocol/request', message: `a request must be a JSON object, got ${show(parsed)}` }));
-      }
-      const req = parsed as Record<string, unknown>;
-      const id = req['id'] ?? null;
-      if (!isId(id)) return respond(errorLine(null, { code: 'protocol/request', message: `'id' must be a number, a string or null, got ${show(id)}` }));
-      if (req['protocol'] !== undefined && req['protocol'] !== PROTOCOL_VERSION) {
-        return respond(errorLine(id, { code: 'protocol/version', message: `this server speaks protocol ${PROTOCOL_VERSION}, the request asks for ${show(req['protocol'])}` }));
-      }
-      const name = req['op'];
-      if (typeof name !== 'string') return respond(errorLine(id, { code: 'protocol/request', message: `'op' must be an operation name, got ${show(name)}` }));
-      const op = Object.hasOwn(ops, name) ? ops[name]! : undefined;
-      if (op === undefined) return respond(errorLine(id, { code: 'protocol/unknown-op', message: `unknown op ${show(name)} (ops: ${names.join(', ')})` }));
-      const s = statsOf(name);
-      s.count++;
-      const t1 = now();
-      s.parse_ms += t1 - t0;
-      let out: string;
-      try {
-        const fields = checkFields(req, name, op.fields);
-        const result = fields.ok ? op.run(req, handles) : fields;
-        const t2 = now();
-        s.compute_ms += t2 - t1;
-        if (result.ok) out = stringifyResponse({ id, ok: true, ...result.value });
-        else {
-          s.errors++;
-          out = errorLine(id, result.error);
-        }
-        s.encode_ms += now() - t2;
-      } catch (e) {
-        // A bug, or a response too large to be a string: reported, and the session goes on.
-        s.errors++;
-        const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-        out = errorLine(id, { code: e instanceof RangeError && /string length/i.test(message) ? 'protocol/too-large' : 'protocol/internal', message });
-      }
-      return respond(out);
+      const r = receive(line);
+      if (typeof r === 'string') return r;
+      return complete(r, () => r.op.run(r.req, handles));
+    },
+    answer(line) {
+      const r = receive(line);
+      if (typeof r === 'string') return r;
+      const start = r.op.start;
+      if (start === undefined) return complete(r, () => r.op.run(r.req, handles));
+      let later: Promise<Checked<Record<string, unknown>>> | undefined;
+      const now = complete(r, () => {
+        const started = start(r.req, handles, stop.signal);
+        if (!started.ok) return started;
+        later = started.value;
+        return ok({});
+      });
+      if (later === undefined) return now;
+      // A bug in the background work is reported as a synchronous one would be.
+      return later.then(
+        (result) => complete(r, () => result),
+        (e: unknown) => complete(r, () => { throw e; }),
+      );
     },
     oversized(bytes) {
       bytesIn += bytes;
@@ -159,6 +216,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
       writeMs += ms;
     },
     close() {
+      stop.abort();
       handles.clear();
     },
   };

@@ -3,7 +3,9 @@
  * TCP connection on 127.0.0.1), one session per connection, within the server's limits on
  * connections and memory. Lines are cut at `\n`; a line over the limit is skipped and answered
  * with `protocol/too-large`; blank lines are ignored. No request is handled while the output is
- * full. Output that can no longer be written (a closed pipe: EPIPE) ends the session quietly.
+ * full, nor while a request is answered in the background (a bot search: other connections are
+ * served meanwhile). Output that can no longer be written (a closed pipe: EPIPE) ends the session
+ * quietly, and aborts such a request.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
@@ -102,7 +104,8 @@ const BLANK = /^\s*$/;
 
 /**
  * Runs a session over a pair of streams: writes the hello line, then answers each request line
- * with exactly one response line, in order.
+ * with exactly one response line, in order. A request answered in the background (a bot search)
+ * holds the next lines until its answer is written; reading pauses meanwhile.
  *
  * Back-pressure: no request is handled while the output is full (a write returned false, or
  * `writableNeedDrain`); handling resumes on `'drain'`. The lines already read but not yet handled
@@ -123,6 +126,8 @@ export function runSession(input: Readable, output: Writable, session: Session, 
   let waitingForDrain = false;
   let released = false;
   let over = false;
+  /** A request is being answered in the background (a bot search): the next waits for it. */
+  let busy = false;
   const release = (): void => {
     if (released) return;
     released = true;
@@ -140,8 +145,9 @@ export function runSession(input: Readable, output: Writable, session: Session, 
     output.write(`${line}\n`);
     session.recordWrite(performance.now() - t);
   };
-  /** Handles queued lines until the queue is empty or the output is full. */
+  /** Handles queued lines until the queue is empty, the output is full or a request runs in the background. */
   const pump = (): void => {
+    if (busy) return;
     while (head < queue.length) {
       if (closed) break;
       if (output.writableNeedDrain) {
@@ -157,7 +163,19 @@ export function runSession(input: Readable, output: Writable, session: Session, 
       }
       const item = queue[head];
       queue[head++] = undefined;
-      write(typeof item === 'string' ? session.handle(item) : session.oversized(item!));
+      const out = typeof item === 'string' ? session.answer(item) : session.oversized(item!);
+      if (typeof out !== 'string') {
+        // Answered later: reading pauses, and the next line waits, so answers stay in order.
+        busy = true;
+        if (!inputEnded && !input.isPaused()) input.pause();
+        void out.then((line) => {
+          busy = false;
+          write(line);
+          pump();
+        });
+        return;
+      }
+      write(out);
     }
     queue = [];
     head = 0;
@@ -184,7 +202,7 @@ export function runSession(input: Readable, output: Writable, session: Session, 
   input.on('data', (chunk: Buffer) => {
     if (closed) return;
     reader.push(chunk);
-    if (!waitingForDrain) pump();
+    if (!waitingForDrain && !busy) pump();
     else if (!input.isPaused()) input.pause();
   });
   input.on('end', () => {
