@@ -5,11 +5,22 @@
  * most candidates, which use the whole budget) also alone. Decisions with a single legal move
  * are not searched and not counted.
  *
- *   npm run bench:bots -- [--level 5] [--games 3] [--game classic|castle] [--players 2] [--json]
+ *   npm run bench:bots -- [--level 5] [--games 3] [--game classic|castle] [--expansions six|id,id,...]
+ *                         [--players 2] [--every 10] [--json]
+ *
+ * `--expansions six` is all six expansions that combine (the Count with the King and Robber Baron,
+ * the Princess and the Dragon, the Shrines and the Tower: the River and the Count exclude each other).
  */
 import { parseArgs } from 'node:util';
 import { applyMove, createRandomSource, createRuleset, greedyBot, newGame, type GameState } from '../src/index.js';
 import { castle } from '../src/games/castle/entry.js';
+import { count } from '../src/expansions/count/index.js';
+import { kingRobber } from '../src/expansions/king-robber/index.js';
+import { princessDragon } from '../src/expansions/princess-dragon/index.js';
+import { river } from '../src/expansions/river/index.js';
+import { shrines } from '../src/expansions/shrines/index.js';
+import { tower } from '../src/expansions/tower/index.js';
+import type { Expansion } from '../src/core/expansion.js';
 import { LEVEL_SPECS, type Level } from '../src/bots/levels.js';
 import { createSearch, runSearch } from '../src/bots/search.js';
 
@@ -20,11 +31,19 @@ const { values: args } = parseArgs({
     game: { type: 'string', default: 'classic' },
     players: { type: 'string', default: '2' },
     every: { type: 'string', default: '10' },
+    expansions: { type: 'string', default: '' },
     json: { type: 'boolean', default: false },
   },
 });
 const level = Number(args.level) as Level;
-const created = createRuleset({ game: args.game === 'castle' ? castle() : 'classic' });
+const MODULES: Record<string, () => Expansion> = { count, 'king-robber': kingRobber, 'princess-dragon': princessDragon, river, shrines, tower };
+const ids = args.expansions === 'six' ? ['count', 'king-robber', 'princess-dragon', 'shrines', 'tower'] : args.expansions.split(',').filter((s) => s !== '');
+const expansions = ids.map((id) => {
+  const make = MODULES[id];
+  if (make === undefined) throw new Error(`--expansions: unknown '${id}' (${Object.keys(MODULES).join(', ')} or six)`);
+  return make();
+});
+const created = createRuleset(args.game === 'castle' ? { game: castle() } : { game: 'classic', expansions });
 if (!created.ok) throw new Error(created.error.message);
 const rules = created.value;
 let iterations = 0;
@@ -62,5 +81,5 @@ for (let g = 0; g < Number(args.games); g++) {
     state = next.value.state;
   }
 }
-const result = { game: rules.id, players: Number(args.players), level, budget: LEVEL_SPECS[level].iterations, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest), placements: { decisions: place.decisions, iterationsPerSecond: Math.round((place.iterations / place.ms) * 1000), meanMs: Math.round(place.ms / place.decisions) } };
+const result = { game: rules.id, expansions: ids, players: Number(args.players), level, budget: LEVEL_SPECS[level].iterations, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest), placements: { decisions: place.decisions, iterationsPerSecond: Math.round((place.iterations / place.ms) * 1000), meanMs: Math.round(place.ms / place.decisions) } };
 console.log(args.json ? JSON.stringify(result) : `bots: level ${level} in ${result.players}-player ${result.game}: ${result.iterationsPerSecond} iterations/s, ${result.meanMsPerDecision} ms a decision (slowest ${result.slowestMs} ms) over ${decisions} decisions; tile placements alone: ${result.placements.iterationsPerSecond} iterations/s, ${result.placements.meanMs} ms each over ${place.decisions}`);
