@@ -89,6 +89,7 @@ export function botWorker(post: (reply: BotReply) => void): (message: BotRequest
       searches.get(message.id)?.abort();
       return;
     }
+    // What is not the rules or the state is the search's options.
     const { type, id, game, expansions, options, state, ...search } = message;
     const stop = new AbortController();
     searches.set(id, stop);

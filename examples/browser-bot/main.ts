@@ -72,7 +72,10 @@ $('settings').onsubmit = (event) => {
 };
 
 async function play(me: number): Promise<void> {
+  // The game before ends: its search answers at once, and its loop stops at `me !== game`.
   if (thinking !== null) bot.stop(thinking);
+  thinking = null;
+  delete document.body.dataset['thinking'];
   const seed = $<HTMLInputElement>('seed').value;
   const iterations = Number($<HTMLInputElement>('iterations').value);
   const started = newGame(rules, { players: 2, seed });
