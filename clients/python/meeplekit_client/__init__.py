@@ -7,11 +7,15 @@
   ``MEEPLEKIT_CONNECT`` says).
 - :class:`VectorEnv`: many games stepped together, one request per step.
 - :class:`AECEnv`: the PettingZoo AEC conventions.
+- :meth:`Server.bot`, :meth:`State.bot`, :meth:`VectorEnv.bot`: the move of meeplekit's search bot
+  at a level from 1 to 5, to evaluate an agent against (:class:`BotMove`; ``analyse``:
+  :class:`Analysis`).
 - :class:`MeepleError`: every error, with the server's stable ``code``.
 """
 
 from ._arrays import HAVE_NUMPY
 from .aec import AECEnv
+from .bots import Analysis, BotMove, Candidate
 from .errors import MeepleError, ServerError
 from .server import DEFAULT_COMMAND, PROTOCOL, Server, close_default_server, default_server, resolve_command
 from .spiel import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State, fetch, free, load_game
@@ -21,7 +25,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AECEnv",
+    "Analysis",
+    "BotMove",
     "CHANCE_PLAYER",
+    "Candidate",
     "DEFAULT_COMMAND",
     "Game",
     "HAVE_NUMPY",

@@ -16,6 +16,7 @@ import select
 import shlex
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -86,6 +87,12 @@ class Transport:
     def abort(self) -> None:
         """Ends the session from this side at once, the other side being known not to answer (a
         request timed out): as :meth:`close`, without waiting for a graceful end."""
+        self.close()
+
+    def reset(self) -> None:
+        """Ends the session from this side while requests are still unanswered, whose answers
+        nobody will read: as :meth:`close`, but where the transport can, the server learns at once
+        that the session is over (over TCP a reset: a bot search running for it stops)."""
         self.close()
 
 
@@ -599,6 +606,24 @@ class SocketTransport(Transport):
             return
         if fd >= 0:
             _point_at_devnull([fd])
+
+    def reset(self) -> None:
+        """Closes the connection with a reset (RST) instead of an orderly end: a server sees an
+        orderly end as a client that may still read the answers of what it sent (a half-close), and
+        answers them; a reset ends the session at once, aborting what runs for it."""
+        if os.getpid() != self._owner or self._closed:
+            return
+        self._closed = True
+        self._buffer = bytearray()
+        try:
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self._sock.shutdown(socket.SHUT_RD)  # wakes a thread blocked reading, sends nothing
+        except OSError:
+            pass  # the server had already gone
+        try:
+            self._sock.close()
+        except OSError:  # pragma: no cover
+            pass
 
     def close(self) -> None:
         """Closes the connection (the server ends this session and goes on serving others)."""

@@ -15,6 +15,8 @@ import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _checks
+from . import bots as _bots
+from .bots import Analysis, BotMove
 from ._transport import PipeTransport, SendTimeout, SocketTransport, Transport, address_text
 from .errors import MeepleError, ServerError
 
@@ -487,6 +489,97 @@ class Server:
         """The server's ``info``: protocol, version, games and expansions."""
         return self.request("info")
 
+    # -- bots -----------------------------------------------------------------------------------
+
+    def bot(
+        self,
+        state: Any = None,
+        *,
+        env: Any = None,
+        env_index: Any = None,
+        game: Any = None,
+        text: Optional[str] = None,
+        level: Optional[int] = None,
+        iterations: Optional[int] = None,
+        time_ms: Optional[float] = None,
+        seed: Any = None,
+    ) -> "BotMove":
+        """The move that meeplekit's search bot plays for the player who decides (``bot``), to
+        evaluate an agent against: a :class:`BotMove` whose ``action`` is the move's action id.
+
+        The state is one of: ``state``, a :class:`State` (its actions not yet sent go first) or a
+        state handle; ``env`` (a :class:`VectorEnv` or its handle) with ``env_index``; ``game`` (a
+        :class:`Game` or its handle) with ``text``, a state as :meth:`State.serialize` writes it.
+        The state must stand at a player's decision (``protocol/chance-node`` at a chance node,
+        ``bots/game-over`` at the end); it is not changed.
+
+        The budget: ``level`` 1 to 5 (default 3; ``bots/unknown-level``), or ``iterations``
+        (searches) and/or ``time_ms`` (wall-clock milliseconds; not reproducible), each positive
+        (``bots/bad-budget``) and within the server's ``--max-bot-iterations`` and
+        ``--max-bot-ms`` (``protocol/too-large``). ``seed`` (a string or an integer; default the
+        library's): the same state, seed and iteration budget give the same move. Integers are
+        taken as for every argument of the client (``operator.index``: a bool or a float raises
+        ``TypeError``, and nothing is sent); naming no state or two raises ``ValueError``.
+
+        The search runs on the server without holding up its other connections (docs/protocol.md,
+        "Bots"); this connection waits for it. Closing the server while a search sent with
+        :meth:`submit` is unanswered aborts it."""
+        r, players, actions = self._bot("bot", state, env, env_index, game, text, level, iterations, time_ms, seed)
+        return _bots.bot_move(r, players, actions)
+
+    def analyse(
+        self,
+        state: Any = None,
+        *,
+        env: Any = None,
+        env_index: Any = None,
+        game: Any = None,
+        text: Optional[str] = None,
+        level: Optional[int] = None,
+        iterations: Optional[int] = None,
+        time_ms: Optional[float] = None,
+        seed: Any = None,
+    ) -> "Analysis":
+        """As :meth:`bot`, with every candidate move the search looked at (``analyse``): an
+        :class:`Analysis` whose ``candidates`` are most searched first, each with its ``visits``
+        and its ``margin``, the deciding player's expected score difference to their best opponent
+        after it (a hint for a UI: :meth:`Analysis.cost` is what a move costs)."""
+        r, players, actions = self._bot("analyse", state, env, env_index, game, text, level, iterations, time_ms, seed)
+        return _bots.analysis(r, players, actions)
+
+    def _bot(
+        self, op: str, state: Any, env: Any, env_index: Any, game: Any, text: Any, level: Any, iterations: Any, time_ms: Any, seed: Any
+    ) -> Tuple[Dict[str, Any], Optional[int], Optional[int]]:
+        """Sends a ``bot`` or ``analyse`` request; returns the response, and the game's player and
+        action counts when the state is named by an object that knows them."""
+        named = [name for name, v in (("state", state), ("env", env), ("game", game)) if v is not None]
+        if len(named) != 1:
+            raise ValueError(f"{op}: name the state with exactly one of state, env (with env_index) or game (with text), got {' and '.join(named) or 'none'}")
+        if env_index is not None and env is None:
+            raise ValueError(f"{op}: env_index goes with env")
+        if text is not None and game is None:
+            raise ValueError(f"{op}: text goes with game")
+        args = _bots.budget(level, iterations, time_ms, seed)
+        if state is not None:
+            if not isinstance(state, str):  # a State: its pending actions go first, in the same write
+                known = state.get_game()
+                r = state._request(op, state_id=state.id, **args)
+                return r, known.num_players(), known.num_distinct_actions()
+            args["state_id"] = state
+        elif env is not None:
+            if env_index is None:
+                raise ValueError(f"{op}: env needs env_index, the environment's index from 0")
+            args["env_id"] = env if isinstance(env, str) else env.id
+            args["env"] = _checks.index(env_index, "env_index")
+        else:
+            if not isinstance(text, str):
+                raise TypeError(f"{op}: text must be a state's text (State.serialize()), got {type(text).__name__}")
+            args["game_id"] = game if isinstance(game, str) else game.id
+            args["text"] = text
+        known = None if isinstance(env or game, str) else (env.game if env is not None else game)
+        r = self.request(op, **args)
+        return r, (known.num_players() if known is not None else None), (known.num_distinct_actions() if known is not None else None)
+
     # -- handles --------------------------------------------------------------------------------
 
     def _discard(self, handle: str) -> None:
@@ -522,9 +615,13 @@ class Server:
 
     def close(self) -> None:
         """Ends the session. A server this client started is ended too (its input closed, then it
-        is waited for, then terminated); a connected server only loses this connection. Idempotent."""
+        is waited for, then terminated); a connected server only loses this connection (reset when
+        requests sent with :meth:`submit` are still unanswered, so that the server stops working on
+        them: a :meth:`bot` search is aborted). Idempotent."""
         if self._closed:
             return
+        if self._inflight and self._dead is None:
+            self._transport.reset()
         self._closed = True
         self._garbage = []
         self._finalizer()

@@ -8,6 +8,7 @@ import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _arrays, _checks
+from .bots import Analysis, BotMove
 from .errors import MeepleError
 from .server import Server, default_server
 
@@ -437,6 +438,17 @@ class State:
     def resample_from_infostate(self, player_id: int, seed: Any = None) -> "State":
         """OpenSpiel's name for :meth:`determinize`."""
         return self.determinize(player_id, seed)
+
+    def bot(self, level: Optional[int] = None, *, iterations: Optional[int] = None, time_ms: Optional[float] = None, seed: Any = None) -> BotMove:
+        """The move meeplekit's search bot plays here for the player who decides, at ``level``
+        (1 to 5, default 3) or within ``iterations`` / ``time_ms``, with ``seed``: see
+        :meth:`Server.bot`. Apply its ``action`` with :meth:`apply_action`; the state is not
+        changed by the search."""
+        return self._server.bot(self, level=level, iterations=iterations, time_ms=time_ms, seed=seed)
+
+    def analyse(self, level: Optional[int] = None, *, iterations: Optional[int] = None, time_ms: Optional[float] = None, seed: Any = None) -> Analysis:
+        """As :meth:`bot`, with every candidate the search looked at: see :meth:`Server.analyse`."""
+        return self._server.analyse(self, level=level, iterations=iterations, time_ms=time_ms, seed=seed)
 
     def num_players(self) -> int:
         return self._game.num_players()

@@ -7,6 +7,7 @@ import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _arrays, _checks
+from .bots import BotMove
 from .errors import MeepleError
 from .server import Server
 from .spiel import Game, _seed, load_game
@@ -168,6 +169,13 @@ class VectorEnv:
             raise RuntimeError("step_wait: no step_async to wait for")
         self.last = VecBatch(pending.result(), self.num_envs, self.game.num_players())
         return self.last
+
+    def bot(self, index: int, level: Optional[int] = None, *, iterations: Optional[int] = None, time_ms: Optional[float] = None, seed: Any = None) -> BotMove:
+        """The move meeplekit's search bot plays for the player who decides in env ``index`` (its
+        ``action`` is that env's action for :meth:`step`), at ``level`` (1 to 5, default 3) or
+        within ``iterations`` / ``time_ms``, with ``seed``: see :meth:`Server.bot`. An env whose
+        game is over (without auto-reset) raises :class:`MeepleError` ``bots/game-over``."""
+        return self.server.bot(env=self, env_index=index, level=level, iterations=iterations, time_ms=time_ms, seed=seed)
 
     def random_actions(self, batch: Optional[VecBatch] = None, rng: Any = None) -> Any:
         """A uniformly random legal action per env of ``batch`` (default: the last one), -1 for

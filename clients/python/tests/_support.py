@@ -70,12 +70,13 @@ def start_server() -> Server:
 
 
 class ListeningServer:
-    """A ``meeplekit serve --port 0`` process started for a test (in its own process group), and
-    the port it took, read from its ``listening`` line. :meth:`stop` kills it."""
+    """A ``meeplekit serve --port 0`` process started for a test (in its own process group), with
+    the flags ``args``, and the port it took, read from its ``listening`` line. :meth:`stop` kills it."""
 
-    def __init__(self, timeout: float = 60.0):
+    def __init__(self, timeout: float = 60.0, args=()):
         command = serve_command()
         argv = shlex.split(command) if isinstance(command, str) else list(command)
+        argv += list(args)
         self.proc = subprocess.Popen(argv + ["--port", "0"], stdout=subprocess.PIPE, start_new_session=True)
         try:
             ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
