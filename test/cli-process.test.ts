@@ -199,6 +199,6 @@ describe('--version and --help', () => {
     const r = run(['simulation']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("meeplekit: unknown command 'simulation' (commands: play, simulate, render, serve; meeplekit --help lists them)\n");
+    expect(r.stderr).toBe("meeplekit: unknown command 'simulation' (commands: play, simulate, arena, hint, render, serve; meeplekit --help lists them)\n");
   });
 });

@@ -3,7 +3,9 @@
  * the command line's tables, so that a new expansion or option shows without editing this text),
  * and the flags that choose a game.
  */
+import { ARENA_SYNOPSIS } from './arena.js';
 import { GAME_FLAGS_HELP, modulesHelp } from './expansions.js';
+import { HINT_SYNOPSIS } from './hint.js';
 import { PLAY_SYNOPSIS } from './play.js';
 import { RENDER_SYNOPSIS } from './render.js';
 import { SIMULATE_SYNOPSIS } from './simulate.js';
@@ -27,6 +29,12 @@ ${under('  ', SIMULATE_SYNOPSIS)}
       one line per game in game order as each is done, a summary ending with the run's timing;
       the same file for any W, timing aside.
       Ctrl-C stops it (the file keeps every finished game); --resume continues it
+${under('  ', ARENA_SYNOPSIS)}
+      plays bots against each other over seeded deals, seats rotated, and prints their ratings
+      (Bradley-Terry, Elo scale, 95% intervals) and each pair's results (--json: one JSON object)
+${under('  ', HINT_SYNOPSIS)}
+      the search bot's advice for a saved state or a replay's position after turn N: the best
+      move and the top candidates with their expected score margins (--json: one JSON object)
 ${under('  ', RENDER_SYNOPSIS['tile']!)}
 ${under('  ', RENDER_SYNOPSIS['game']!)}
 ${under('  ', RENDER_SYNOPSIS['replay']!)}
@@ -38,7 +46,7 @@ ${under('  ', RENDER_SYNOPSIS['replay']!)}
   meeplekit --version           the version
 
 ${modulesHelp()}
-choosing the game (play, simulate, render tile, render game):
+choosing the game (play, simulate, arena, render tile, render game; hint for a saved state):
 ${GAME_FLAGS_HELP}
 
 Exit codes: 0 done, 2 bad argument or file, 1 internal error; simulate stopped by Ctrl-C 130.

@@ -1,10 +1,12 @@
 /**
- * The `meeplekit` command. Subcommands: `play`, `simulate`, `render`, `serve`; `--help`,
+ * The `meeplekit` command. Subcommands: `play`, `simulate`, `arena`, `hint`, `render`, `serve`; `--help`,
  * `--version`. A closed stdout (`meeplekit play | head -1`) ends play, simulate and render quietly
  * with code 0; SIGINT and SIGTERM stop simulate cleanly (its file keeps every finished game).
  */
 import { isMainThread } from 'node:worker_threads';
+import { runArenaCommand } from './arena.js';
 import { topHelp } from './help.js';
+import { runHint } from './hint.js';
 import { runPlayCommand } from './play.js';
 import { runRender } from './render.js';
 import { runServe } from './serve.js';
@@ -53,6 +55,19 @@ if (isMainThread) {
       process.off('SIGTERM', onSignal);
       process.exitCode = code;
     });
+  } else if (command === 'arena') {
+    quietOnClosedPipe();
+    const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t), stderrIsTTY: process.stderr.isTTY === true };
+    void runArenaCommand(rest, io).then((code) => {
+      process.exitCode = code;
+    });
+  } else if (command === 'hint') {
+    quietOnClosedPipe();
+    void runHint(rest).then((out) => {
+      process.stdout.write(out.stdout);
+      process.stderr.write(out.stderr);
+      process.exitCode = out.code;
+    });
   } else if (command === 'render') {
     quietOnClosedPipe();
     void runRender(rest, { stdoutIsTTY: process.stdout.isTTY === true }).then((out) => {
@@ -71,7 +86,7 @@ if (isMainThread) {
     quietOnClosedPipe();
     process.stdout.write(topHelp());
   } else {
-    process.stderr.write(`meeplekit: unknown command '${command}' (commands: play, simulate, render, serve; meeplekit --help lists them)\n`);
+    process.stderr.write(`meeplekit: unknown command '${command}' (commands: play, simulate, arena, hint, render, serve; meeplekit --help lists them)\n`);
     process.exitCode = 2;
   }
 }

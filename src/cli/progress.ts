@@ -16,6 +16,8 @@ export interface ProgressOptions {
   readonly interval?: number;
   /** The clock, in milliseconds (default `performance.now`). */
   readonly now?: () => number;
+  /** The bar's first word: the command (default `simulate`). */
+  readonly label?: string;
 }
 
 /** A running progress bar. */
@@ -46,14 +48,14 @@ export function speed(rate: number): string {
 /**
  * The bar's text for `done` of `total` games, `fresh` of them played in `seconds` by this run:
  * `simulate [######........] 37/100 games 0:05 7.4 games/s eta 0:09`, with `eta ?` while no game
- * of this run has finished.
+ * of this run has finished; `label` is its first word.
  */
-export function progressText(done: number, total: number, fresh: number, seconds: number): string {
+export function progressText(done: number, total: number, fresh: number, seconds: number, label = 'simulate'): string {
   const width = 30;
   const filled = total === 0 ? width : Math.min(width, Math.floor((width * done) / total));
   const rate = seconds > 0 && fresh > 0 ? fresh / seconds : 0;
   const eta = done >= total ? clock(0) : rate > 0 ? clock((total - done) / rate) : '?';
-  return `simulate [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} games ${clock(seconds)}${rate > 0 ? ` ${speed(rate)} games/s` : ''} eta ${eta}`;
+  return `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} games ${clock(seconds)}${rate > 0 ? ` ${speed(rate)} games/s` : ''} eta ${eta}`;
 }
 
 /** Starts a progress bar: drawn at once, then on every tick until `stop`. */
@@ -63,7 +65,7 @@ export function startProgress(options: ProgressOptions): Progress {
   const first = options.done;
   let done = first;
   // `\r` back to the start of the line, `ESC [K` clears what a longer line left.
-  const draw = (): void => options.write(`\r${progressText(done, options.total, done - first, (now() - started) / 1000)}\x1b[K`);
+  const draw = (): void => options.write(`\r${progressText(done, options.total, done - first, (now() - started) / 1000, options.label)}\x1b[K`);
   draw();
   const timer = setInterval(draw, options.interval ?? 250);
   // The bar never keeps the process alive.
