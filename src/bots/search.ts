@@ -16,8 +16,14 @@ import { botError, botFailure, type BotError } from './errors.js';
 import { resolveOptions, type Budget, type SearchOptions } from './levels.js';
 import { newNode, type TreeNode } from './tree.js';
 
-/** Determinizations kept per decision: search `i` runs in world `i % WORLDS`. */
+/** Determinizations kept per decision at most: search `i` runs in world `i % worlds`. */
 const WORLDS = 32;
+/**
+ * Searches per determinization at least: a small budget makes fewer worlds, since making one
+ * costs as much as dozens of searches (level 1 in all six expansions took 40 ms a decision with a
+ * world per search, bench:bots).
+ */
+const SEARCHES_PER_WORLD = 64;
 /** UCB1's exploration constant, for rewards from 0 to 1. */
 const EXPLORE = 0.5;
 /** Score difference at which a reward is 0.73 (a logistic curve over the difference). */
@@ -38,6 +44,8 @@ export interface Search {
   readonly worlds: ResearchSimulator[];
   /** Whether a module hides information, so actions of the tree may be illegal in a world. */
   readonly hidden: boolean;
+  /** Determinizations used (1 without hidden information: chance nodes redraw the tiles). */
+  readonly worldCount: number;
   /** Nodes in the tree. */
   nodes: number;
   /** Searches run. */
@@ -65,6 +73,7 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
   // fewer searches to rank them, at most PER_CANDIDATE each.
   let b = budget.value;
   if (b.fromLevel) b = { ...b, iterations: Math.min(b.iterations, PER_CANDIDATE * Math.max(2, legalMoves(rules, state).length)) };
+  const hidden = rules.expansions.some((e) => e.observe !== undefined);
   return ok({
     rules,
     state,
@@ -73,7 +82,8 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
     root: newNode(state.players),
     random: createRandomSource(key),
     worlds: [],
-    hidden: rules.expansions.some((e) => e.observe !== undefined),
+    hidden,
+    worldCount: hidden ? Math.max(1, Math.min(WORLDS, Math.ceil(b.iterations / SEARCHES_PER_WORLD))) : 1,
     nodes: 1,
     iterations: 0,
   });
@@ -94,7 +104,7 @@ function outcome(scores: readonly number[], reward: number[], margin: number[]):
 function world(search: Search, i: number): ResearchSimulator {
   // Without hidden modules the worlds differ only by their draw order, which explicit chance
   // redraws at every chance node anyway: one world serves.
-  const k = search.hidden ? i % WORLDS : 0;
+  const k = i % search.worldCount;
   let w = search.worlds[k];
   if (w === undefined) {
     w = createResearchSimulator(search.rules, determinize(search.rules, search.state, search.player, `${search.budget.seed}/${k}`));
