@@ -11,13 +11,13 @@ import { legalMoves } from '../core/engine/apply.js';
 import type { GameState } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { err, ok } from '../core/result.js';
-import { actionToMove, createResearchSimulator, deserializeResearchState, moveToAction } from '../ai/index.js';
+import { actionToMove, moveToAction } from '../ai/index.js';
 import { LEVEL_SPECS, type Level } from '../bots/levels.js';
 import { bestMove, createSearch, iterate, ranked, type Search } from '../bots/search.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
-import { intField, LIMITS, refuse, seedField, stringField, type Checked, type Request } from './request.js';
-import { libraryError } from './states.js';
+import { intField, refuse, seedField, type Checked, type Request } from './request.js';
+import { stateOfText } from './states.js';
 
 /**
  * The longest a search runs without yielding to the event loop, in milliseconds: what it can
@@ -65,14 +65,8 @@ function stateOf(req: Request, handles: Handles): Checked<{ game: GameEntry; sta
   }
   const g = handles.get(req['game_id'], 'game', 'game_id');
   if (!g.ok) return g;
-  const text = stringField(req, 'text', LIMITS.lineBytes);
-  if (!text.ok) return text;
-  const state = deserializeResearchState(g.value.rules, text.value);
-  if (!state.ok) return err(libraryError(state.error));
-  if (state.value.scores.length !== g.value.players) {
-    return refuse('protocol/request', `this state has ${state.value.scores.length} players, game ${String(req['game_id'])} has ${g.value.players}`);
-  }
-  return ok({ game: g.value, state: createResearchSimulator(g.value.rules, state.value).state, where: 'the state of text' });
+  const state = stateOfText(req, g.value);
+  return state.ok ? ok({ game: g.value, state: state.value, where: 'the state of text' }) : state;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { newGame } from '../core/engine/apply.js';
 import type { MeepleError } from '../core/errors.js';
+import type { GameState } from '../core/state.js';
 import { err, ok } from '../core/result.js';
 import {
   createResearchSimulator,
@@ -69,6 +70,22 @@ export function libraryError(e: MeepleError): ServeError {
 function causeOf(e: unknown): MeepleError | null {
   const cause = e instanceof Error ? (e.cause as Partial<MeepleError> | undefined) : undefined;
   return typeof cause?.code === 'string' && typeof cause.message === 'string' ? (cause as MeepleError) : null;
+}
+
+/**
+ * The state that a request's `text` holds (as `serialize` writes it) for `game`, whose handle is
+ * the request's `game_id`: checked by `deserializeResearchState` (its codes pass through) and
+ * against the game's player count.
+ */
+export function stateOfText(req: Request, game: GameEntry): Checked<GameState> {
+  const text = stringField(req, 'text', LIMITS.lineBytes);
+  if (!text.ok) return text;
+  const state = deserializeResearchState(game.rules, text.value);
+  if (!state.ok) return err(libraryError(state.error));
+  if (state.value.scores.length !== game.players) {
+    return refuse('protocol/request', `this state has ${state.value.scores.length} players, game ${String(req['game_id'])} has ${game.players}`);
+  }
+  return ok(state.value);
 }
 
 /** Who decides, and whether the state is a chance node or the end. */
@@ -191,14 +208,8 @@ export const STATE_OPS: Readonly<Record<string, Op>> = {
     run(req, handles) {
       const g = handles.get(req['game_id'], 'game', 'game_id');
       if (!g.ok) return g;
-      const text = stringField(req, 'text', LIMITS.lineBytes);
-      if (!text.ok) return text;
-      const state = deserializeResearchState(g.value.rules, text.value);
-      if (!state.ok) return err(libraryError(state.error));
-      if (state.value.scores.length !== g.value.players) {
-        return refuse('protocol/request', `this state has ${state.value.scores.length} players, game ${String(req['game_id'])} has ${g.value.players}`);
-      }
-      return added(handles, g.value, createResearchSimulator(g.value.rules, state.value));
+      const state = stateOfText(req, g.value);
+      return state.ok ? added(handles, g.value, createResearchSimulator(g.value.rules, state.value)) : state;
     },
   },
   determinize: onState(['player', 'seed'], ({ game, sim }, req, handles) => {

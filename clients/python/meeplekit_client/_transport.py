@@ -611,28 +611,22 @@ class SocketTransport(Transport):
         """Closes the connection with a reset (RST) instead of an orderly end: a server sees an
         orderly end as a client that may still read the answers of what it sent (a half-close), and
         answers them; a reset ends the session at once, aborting what runs for it."""
-        if os.getpid() != self._owner or self._closed:
-            return
-        self._closed = True
-        self._buffer = bytearray()
-        try:
-            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            self._sock.shutdown(socket.SHUT_RD)  # wakes a thread blocked reading, sends nothing
-        except OSError:
-            pass  # the server had already gone
-        try:
-            self._sock.close()
-        except OSError:  # pragma: no cover
-            pass
+        self._end(reset=True)
 
     def close(self) -> None:
         """Closes the connection (the server ends this session and goes on serving others)."""
+        self._end(reset=False)
+
+    def _end(self, reset: bool) -> None:
         if os.getpid() != self._owner or self._closed:
             return
         self._closed = True
         self._buffer = bytearray()
         try:
-            self._sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked reading; the server sees the end at once
+            if reset:  # closing then sends a reset, not the end of the stream
+                self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            # Wakes a thread blocked reading. SHUT_RDWR: the server sees the end at once; SHUT_RD sends nothing.
+            self._sock.shutdown(socket.SHUT_RD if reset else socket.SHUT_RDWR)
         except OSError:
             pass  # the server had already gone
         try:
