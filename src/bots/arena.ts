@@ -381,8 +381,9 @@ export interface ArenaPair {
   readonly games: number;
   /** The first's share of them. */
   readonly share: number;
-  /** The 95% Wilson interval of `share`. */
+  /** The low end of the 95% Wilson interval of `share`. */
   readonly low: number;
+  /** The high end of the 95% Wilson interval of `share`. */
   readonly high: number;
   /** The first's mean score less the second's. */
   readonly meanMargin: number;
@@ -402,7 +403,9 @@ export interface ArenaPair {
  * ```
  */
 export interface ArenaSummary {
+  /** Each entrant's rating and speed, in entrant order. */
   readonly ratings: readonly ArenaRating[];
+  /** Each pair that met, first bot before second in entrant order. */
   readonly pairs: readonly ArenaPair[];
 }
 
@@ -485,8 +488,11 @@ export interface ArenaOptions extends ArenaSummaryOptions {
 export interface ArenaResult extends ArenaSummary {
   /** The ruleset's id. */
   readonly ruleset: string;
+  /** Players at each table. */
   readonly players: number;
+  /** Deals played. */
   readonly deals: number;
+  /** The arena's seed. */
   readonly seed: string;
   /** Every game, in schedule order. */
   readonly games: readonly ArenaGame[];
