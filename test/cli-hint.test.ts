@@ -104,6 +104,16 @@ describe('meeplekit hint: a saved state', () => {
   });
 });
 
+describe('meeplekit hint: budgets', () => {
+  test('--time-ms bounds the search by the clock (with --iterations, whichever ends first)', async () => {
+    const timed = JSON.parse(await ok([file('classic.json'), '--time-ms', '30', '--json'])) as HintJson;
+    expect(timed.search).toMatchObject({ timeMs: 30 });
+    expect(timed.iterations).toBeGreaterThan(0);
+    const both = JSON.parse(await ok([file('classic.json'), '--time-ms', '60000', '--iterations', '12', '--json'])) as HintJson;
+    expect(both.iterations).toBe(12);
+  });
+});
+
 describe('meeplekit hint: a replay file', () => {
   test('--turn N: the position after turn N; the end of a finished game is no position to advise on', async () => {
     const json = JSON.parse(await ok([file('replay.json'), '--turn', '3', '--iterations', '30', '--json'])) as HintJson;
