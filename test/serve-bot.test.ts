@@ -199,18 +199,30 @@ describe('serve: a search in the background', () => {
   test('answer runs the same search as handle (the same move), and answers a refusal at once', async () => {
     const session = createSession(TEST_CONFIG);
     const c = new Client();
+    const lines: string[] = [];
     for (const s of [session, c.session]) {
-      s.handle('{"id":1,"op":"make_game"}');
-      s.handle('{"id":2,"op":"new_state","game_id":"g1","seed":"bot","initial":"drawn"}');
+      lines.push(s.handle('{"id":1,"op":"make_game"}'));
+      lines.push(s.handle('{"id":2,"op":"new_state","game_id":"g1","seed":"bot","initial":"drawn"}'));
     }
+    lines.splice(2);
     const pending = session.answer('{"id":3,"op":"bot","state_id":"s1","iterations":150,"seed":"s"}');
     expect(typeof pending).not.toBe('string');
-    const r = JSON.parse(await pending) as Response;
+    lines.push(await pending);
+    const r = JSON.parse(lines[2]!) as Response;
     expect(r).toMatchObject({ id: 3, ok: true, iterations: 150, cut_short: false });
     expect(c.ok({ op: 'bot', state_id: 's1', iterations: 150, seed: 's' })['action']).toBe(r['action']);
     // Refusals and other operations answer at once, as strings.
-    expect(typeof session.answer('{"id":4,"op":"bot","state_id":"s9"}')).toBe('string');
-    expect(typeof session.answer('{"id":5,"op":"info"}')).toBe('string');
+    const refused = session.answer('{"id":4,"op":"bot","state_id":"s9"}');
+    const info = session.answer('{"id":5,"op":"info"}');
+    expect(typeof refused).toBe('string');
+    expect(typeof info).toBe('string');
+    // stats counts each request once, and the characters of the lines answered.
+    const stats = JSON.parse(session.handle('{"id":6,"op":"stats"}')) as { chars_out: number; ops: Record<string, { count: number; errors: number; compute_ms: number }> };
+    expect(stats.ops['bot']).toMatchObject({ count: 2, errors: 1 });
+    expect(stats.ops['bot']!.compute_ms).toBeGreaterThan(0);
+    expect(stats.ops['info']).toMatchObject({ count: 1, errors: 0 });
+    lines.push(refused as string, info as string);
+    expect(stats.chars_out).toBe(lines.reduce((n, l) => n + l.length + 1, 0));
   });
 
   test('closing the session aborts its search: it answers early, cut short', async () => {

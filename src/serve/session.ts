@@ -194,18 +194,26 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
       if (typeof r === 'string') return r;
       const start = r.op.start;
       if (start === undefined) return complete(r, () => r.op.run(r.req, handles));
-      let later: Promise<Checked<Record<string, unknown>>> | undefined;
-      const now = complete(r, () => {
-        const started = start(r.req, handles, stop.signal);
-        if (!started.ok) return started;
-        later = started.value;
-        return ok({});
-      });
-      if (later === undefined) return now;
-      // A bug in the background work is reported as a synchronous one would be.
-      return later.then(
+      let started: Checked<Promise<Checked<Record<string, unknown>>>>;
+      try {
+        started = start(r.req, handles, stop.signal);
+      } catch (e) {
+        return complete(r, () => {
+          throw e;
+        });
+      }
+      if (!started.ok) {
+        const refused = started;
+        return complete(r, () => refused);
+      }
+      // Timed from the start: compute_ms is the search's wall-clock time. A bug in the background
+      // work is reported as a synchronous one would be.
+      return started.value.then(
         (result) => complete(r, () => result),
-        (e: unknown) => complete(r, () => { throw e; }),
+        (e: unknown) =>
+          complete(r, () => {
+            throw e;
+          }),
       );
     },
     oversized(bytes) {
