@@ -271,6 +271,23 @@ describe('serve: a search in the background', () => {
     await until(() => ended, 'the session to end');
   });
 
+  test('over a stream: an input that ends while a search runs still gets its answers, in order, then the session ends', async () => {
+    const input = new PassThrough();
+    const lines: string[] = [];
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+        done();
+      },
+    });
+    let ended = false;
+    runSession(input, output, createSession(TEST_CONFIG), () => (ended = true));
+    input.end('{"id":1,"op":"make_game"}\n{"id":2,"op":"new_state","game_id":"g1","seed":"bot","initial":"drawn"}\n{"id":3,"op":"analyse","state_id":"s1","iterations":300}\n{"id":4,"op":"info"}');
+    await until(() => ended, 'the session to end');
+    expect(lines.slice(1).map((l) => JSON.parse(l) as Response).map((r) => [r.id, r.ok])).toEqual([[1, true], [2, true], [3, true], [4, true]]);
+    expect(JSON.parse(lines[3]!)).toMatchObject({ iterations: 300, cut_short: false });
+  });
+
   test('over TCP: while one connection\'s search runs, another connection is answered', async () => {
     const server = await serveTcp(0, TEST_CONFIG);
     const port = (server.address() as AddressInfo).port;
