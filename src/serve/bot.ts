@@ -2,7 +2,7 @@
  * The bot operations of the serve protocol: `bot` answers the move of the player who decides in a
  * state (a state handle, one environment of a vector environment, or a state sent as text), found
  * by meeplekit/bots' search at a level or within a budget; `analyse` answers it with every
- * candidate the search looked at. The search runs in slices of at most {@link SLICE_MS}
+ * candidate the search looked at. The search runs in slices of about {@link SLICE_MS}
  * milliseconds and yields to the event loop between them, so that the server's other connections
  * are answered while it runs; a closed connection aborts it. Every refusal is decided before the
  * search starts, and nothing a handle holds is changed.
@@ -20,8 +20,9 @@ import { intField, refuse, seedField, type Checked, type Request } from './reque
 import { stateOfText } from './states.js';
 
 /**
- * The longest a search runs without yielding to the event loop, in milliseconds: what it can
- * delay another connection's request by (besides that request's own time).
+ * How long a search runs without yielding to the event loop, in milliseconds (the clock is read
+ * every 16 searches, so a slice may run a little over): what it can delay another connection's
+ * request by, besides that request's own time.
  */
 export const SLICE_MS = 10;
 
@@ -114,7 +115,7 @@ export function prepareBot(req: Request, handles: Handles, candidates: boolean):
 }
 
 /**
- * Runs a search in slices, yielding between them: at most {@link SLICE_MS} milliseconds of work
+ * Runs a search in slices, yielding between them: about {@link SLICE_MS} milliseconds of work
  * each (read every 16 searches), until its budget runs out, its `time_ms` or the server's limit
  * passes, or `signal` aborts it. The searches run are the same however they are sliced, so an
  * iteration budget gives the same move as `searchBot`'s.
