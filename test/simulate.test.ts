@@ -163,6 +163,19 @@ describe('meeplekit simulate: the file', () => {
   });
 });
 
+describe('meeplekit simulate --bots search:LEVEL', () => {
+  // A search seat used to be played at random (playGame knew only greedy): level 1 beats the
+  // random bot in every game (docs/bots.md), a random seat in about half.
+  test('a search seat is played by the search bot: it beats random play in every game, the same file for 1 and 2 workers', async () => {
+    const args = ['--players', '2', '--games', '4', '--seed', 's', '--bots', 'search:1,random'];
+    const one = await file([...args, '--workers', '1'], 'search-one.jsonl');
+    expect(await file([...args, '--workers', '2'], 'search-two.jsonl')).toBe(one);
+    const { header, games } = parse(one);
+    expect(header.bots).toEqual(['search:1', 'random']);
+    for (const g of games) expect(g.scores[0]! - g.scores[1]!).toBeGreaterThan(10);
+  });
+});
+
 describe('meeplekit simulate: stderr', () => {
   test('a terminal gets a progress bar, drawn from the start (eta ?), and a closing line with the speed', async () => {
     const r = await simulate(['--games', '5', '--seed', 'bar', '--workers', '2'], { stderrIsTTY: true });

@@ -17,13 +17,12 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Bot } from '../bots.js';
-import { greedyBot } from '../bots.js';
 import { newGame } from '../core/engine/apply.js';
 import { createSimulator } from '../core/engine/simulator.js';
 import { createRandomSource } from '../core/rng.js';
 import type { Ruleset, RulesetSpec } from '../core/ruleset.js';
 import { parseFlags, shellWord, wantsHelp, wholeNumber } from './args.js';
-import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, loadExpansionModules, moduleLoadMessage, modulesFromArgs, NO_MODULES, rulesetFromSpec, seedProblem, unloadedModule, type ExpansionModules } from './expansions.js';
+import { BOTS, botGameFromFlags, GAME_FLAGS_HELP, GAME_OPTIONS, loadExpansionModules, makeBots, moduleLoadMessage, modulesFromArgs, NO_MODULES, rulesetFromSpec, seedProblem, unloadedModule, type ExpansionModules } from './expansions.js';
 import { NO_PROGRESS, speed, startProgress, type Progress } from './progress.js';
 import { createTally, readForResume, type GameRecord, type SimulateHeader } from './results.js';
 import { VERSION } from './version.js';
@@ -161,7 +160,9 @@ export function playGame(rules: Ruleset, config: SimulateConfig, index: number):
   const random = createRandomSource(`${seed}/bots`);
   if (config.bots.every((b) => b === 'random')) sim.playout(random);
   else {
-    const bots: (Bot | null)[] = config.bots.map((b) => (b === 'greedy' ? greedyBot(random) : null));
+    // Random seats play through the simulator's own random step; the others are makeBots' (greedy
+    // and search:LEVEL, as in play).
+    const bots: (Bot | null)[] = config.bots.map((b) => (b === 'random' ? null : makeBots([b], random)[0]!));
     while (!sim.isOver()) {
       const bot = bots[(sim.step() as { player: number }).player];
       if (bot === null || bot === undefined) sim.playRandom(random);
