@@ -11,7 +11,7 @@ import { botError, type BotError } from './errors.js';
  * ```ts
  * import { LEVELS, LEVEL_SPECS } from 'meeplekit/bots';
  *
- * for (const level of LEVELS) console.log(level, LEVEL_SPECS[level].iterations); // 1 24 ... 5 6000
+ * for (const level of LEVELS) console.log(level, LEVEL_SPECS[level].iterations); // 1 24 ... 5 12000
  * ```
  */
 export const LEVELS = [1, 2, 3, 4, 5] as const;
@@ -22,7 +22,7 @@ export type Level = (typeof LEVELS)[number];
 /**
  * What a level searches with: its iteration budget per decision, how many plies a rollout plays
  * at random before the position is scored by its projected scores, and the exploration constant.
- * Level 5 takes about 0.4 s a tile placement on one core of the project's benchmark machine in
+ * Level 5 takes up to about 1 s a tile placement (0.5 s on average) on one core of the project's benchmark machine in
  * 2-player classic (docs/benchmarks.md, "Bots"): pass `timeMs` to bound a search by the clock.
  */
 export interface LevelSpec {
@@ -41,7 +41,7 @@ export interface LevelSpec {
  * ```ts
  * import { LEVEL_SPECS } from 'meeplekit/bots';
  *
- * console.log(LEVEL_SPECS[5]); // { iterations: 6000, rollout: 12 }
+ * console.log(LEVEL_SPECS[5]); // { iterations: 12000, rollout: 12 }
  * ```
  */
 export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
@@ -49,7 +49,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
   2: { iterations: 150, rollout: 4 },
   3: { iterations: 600, rollout: 8 },
   4: { iterations: 2000, rollout: 12 },
-  5: { iterations: 6000, rollout: 12 },
+  5: { iterations: 12_000, rollout: 12 },
 };
 
 /** Options of {@link searchBot}, {@link think} and {@link analyse}. */
