@@ -36,6 +36,9 @@ import {
   moveToAction,
   movesToAction,
   observationSpec,
+  writeCompactObservation,
+  type CompactObservationBuffers,
+  type ObservationSpec,
   returns,
   rewards,
   writeObservationTensor,
@@ -606,6 +609,31 @@ describe('actions: details', () => {
   });
 });
 
+/** The float32 tensor of row `row` of compact observations, unpacked as docs/ai.md says. */
+function decodeCompact(spec: ObservationSpec, buf: CompactObservationBuffers, row: number): Float32Array {
+  const [, h, w] = spec.planes;
+  const HW = h * w;
+  const c = spec.compact;
+  const out = new Float32Array(spec.size);
+  c.bitChannels.forEach((channel, k) => {
+    for (let cell = 0; cell < HW; cell++) {
+      const bit = k * HW + cell;
+      out[channel * HW + cell] = (buf.bits[row * c.bitBytes + (bit >> 3)]! >> (bit & 7)) & 1;
+    }
+  });
+  c.countChannels.forEach((channel, k) => {
+    for (let cell = 0; cell < HW; cell++) out[channel * HW + cell] = buf.counts[row * c.countBytes + k * HW + cell]!;
+  });
+  out.set(buf.vector.subarray(row * c.vector, (row + 1) * c.vector), spec.size - spec.vector);
+  // Row 0 was left alone, and the padding bits of row 1 are 0.
+  expect(buf.bits[0]).toBe(7);
+  expect(buf.counts[c.countBytes - 1]).toBe(7);
+  expect(buf.vector[0]).toBe(7);
+  const pad = c.bitChannels.length * HW;
+  for (let bit = pad; bit < 8 * c.bitBytes; bit++) expect((buf.bits[row * c.bitBytes + (bit >> 3)]! >> (bit & 7)) & 1).toBe(0);
+  return out;
+}
+
 describe('observations and determinization reveal nothing hidden', () => {
   const classic = must(createRuleset({ game: 'classic' }));
   const hidden = must(createRuleset({ game: 'classic', expansions: [secret()] }));
@@ -697,13 +725,20 @@ describe('observations and determinization reveal nothing hidden', () => {
     ['with a module hiding a scored value', hidden],
   ];
   if (castle.ok) hiddenRulesets.push(['castle (face-down wall tokens)', castle.value]);
+  // Every expansion at once: the counting channels (followers, open ports) meet every module.
+  hiddenRulesets.push(['all the expansions', must(createRuleset({ game: 'classic', expansions: ids.map((id) => CLI_EXPANSIONS[id]!({ riverSet: 'both' })) }))]);
 
-  test.each(hiddenRulesets)('%s: two states differing only in hidden parts give identical tensors, for every viewer', (_name, rules) => {
+  test.each(hiddenRulesets)('%s: two states differing only in hidden parts give identical tensors (float32 and compact), for every viewer; the compact one decodes to the float32 one', (_name, rules) => {
     fc.assert(
       fc.property(planArb(rules), fc.integer({ min: 1, max: 49 }), (plan, n) => {
         const spec = observationSpec(rules, plan.players);
         const a = new Float32Array(spec.size);
         const b = new Float32Array(spec.size);
+        // Two rows each: the observation goes in row 1, row 0 must stay as it was.
+        const c = spec.compact;
+        const compactBuffers = (): CompactObservationBuffers => ({ bits: new Uint8Array(2 * c.bitBytes).fill(7), counts: new Uint8Array(2 * c.countBytes).fill(7), vector: new Float32Array(2 * c.vector).fill(7) });
+        const ca = compactBuffers();
+        const cb = compactBuffers();
         let i = 0;
         for (const s of playthrough(rules, plan)) {
           if (i++ % 7 !== 0 && s.step.kind !== 'game-over') continue;
@@ -712,6 +747,14 @@ describe('observations and determinization reveal nothing hidden', () => {
             writeObservationTensor(rules, s, viewer, a);
             writeObservationTensor(rules, other, viewer, b);
             expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+            // The compact form: the same for both, and it decodes to exactly the float32 tensor.
+            writeCompactObservation(rules, s, viewer, ca, 1);
+            writeCompactObservation(rules, other, viewer, cb, 1);
+            expect(Buffer.from(cb.bits).equals(Buffer.from(ca.bits))).toBe(true);
+            expect(Buffer.from(cb.counts).equals(Buffer.from(ca.counts))).toBe(true);
+            expect(Buffer.from(cb.vector.buffer).equals(Buffer.from(ca.vector.buffer))).toBe(true);
+            const decoded = decodeCompact(spec, ca, 1);
+            expect(Buffer.from(decoded.buffer).equals(Buffer.from(a.buffer))).toBe(true);
           }
         }
       }),

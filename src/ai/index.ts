@@ -61,7 +61,16 @@ export { serializeResearchState, deserializeResearchState, RESEARCH_STATE_FORMAT
 export { stateToString } from './text.js';
 export { chanceOutcomes, isChanceNode, CHANCE_STEP, CHANCE_PLAYER, TERMINAL_PLAYER, type ChanceOutcome } from './chance.js';
 export { returns, rewards } from './returns.js';
-export { observationSpec, writeObservationTensor, OBSERVATION_WINDOW, type ObservationSpec } from './observation.js';
+export {
+  observationSpec,
+  writeObservationTensor,
+  writeCompactObservation,
+  OBSERVATION_WINDOW,
+  COMPACT_OBSERVATION_VERSION,
+  type ObservationSpec,
+  type CompactObservationSpec,
+  type CompactObservationBuffers,
+} from './observation.js';
 export { determinize } from './determinize.js';
 export { createResearchSimulator, type ResearchSimulator, type ResearchSimulatorOptions, type Policy } from './simulator.js';
 export { randomBot, greedyBot, type Bot } from '../bots.js';

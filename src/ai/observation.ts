@@ -1,6 +1,8 @@
 /**
  * Observation tensors (version 2): board planes over a fixed window plus a vector of public
- * features, written into a caller-owned Float32Array. Only what every player sees goes in.
+ * features, written into a caller-owned Float32Array, or in a compact encoding of the same
+ * (binary channels as bits, counting channels as bytes) into a batch's buffers. Only what every
+ * player sees goes in.
  */
 import { findRoot } from '../core/features.js';
 import type { Ruleset } from '../core/ruleset.js';
@@ -29,6 +31,39 @@ export interface ObservationSpec {
   readonly channels: readonly string[];
   /** What each vector entry holds, in order. */
   readonly features: readonly string[];
+  /** The compact encoding of the same tensor ({@link writeCompactObservation}). */
+  readonly compact: CompactObservationSpec;
+}
+
+/**
+ * Version of the compact encoding ({@link writeCompactObservation}) of the observation tensor
+ * ({@link OBSERVATION_VERSION} says what the tensor holds; this, how the compact form packs it).
+ */
+export const COMPACT_OBSERVATION_VERSION = 1;
+
+/**
+ * The compact encoding of an observation: the same channels and vector as the float32 tensor,
+ * in three parts. Nearly every channel holds only 0 and 1: those (`bitChannels`) are bit-packed,
+ * channel after channel, each channel's cells row-major, bit `k` of the stream in byte `k >> 3`
+ * at bit `k & 7` (least significant first: numpy's `unpackbits(..., bitorder='little')`), the
+ * last byte padded with zeros. The channels that count (`countChannels`: pennants, open ports of
+ * each side, followers of each player) take a byte per cell, saturating at 255. The vector stays
+ * float32. Unpacking `bits` into the channels `bitChannels` names and `counts` into those
+ * `countChannels` names gives the float32 planes exactly.
+ */
+export interface CompactObservationSpec {
+  /** {@link COMPACT_OBSERVATION_VERSION}. */
+  readonly version: number;
+  /** The binary channels (indices into `channels`), in the order of the bit stream. */
+  readonly bitChannels: readonly number[];
+  /** The counting channels (indices into `channels`), in the order of the byte planes. */
+  readonly countChannels: readonly number[];
+  /** Bytes of the bit-packed binary channels: `ceil(bitChannels.length * height * width / 8)`. */
+  readonly bitBytes: number;
+  /** Bytes of the counting channels: `countChannels.length * height * width`. */
+  readonly countBytes: number;
+  /** Float32 entries of the vector (the float32 tensor's `vector`). */
+  readonly vector: number;
 }
 
 /** Whether the ruleset's board window is fixed (a bounded board, from the game's codec). */
@@ -74,16 +109,15 @@ export function observationSpec(rules: Ruleset, players: number): ObservationSpe
   for (const what of ['score', 'projected', 'supply']) for (let j = 0; j < players; j++) features.push(j === 0 ? `${what} of observer` : `${what} of observer+${j}`);
   features.push('window x', 'window y', 'clipped', 'tiles placed', 'turn');
   for (const m of rules.expansions) if (m.observation !== undefined) features.push(...m.observation.features(players));
-  const fixed = fixedWindow(rules);
-  const h = fixed === null ? OBSERVATION_WINDOW : fixed.height;
-  const w = fixed === null ? OBSERVATION_WINDOW : fixed.width;
+  const L = observationLayout(rules, players);
   return {
     version: OBSERVATION_VERSION,
-    planes: [channels.length, h, w],
+    planes: [channels.length, L.H, L.W],
     vector: features.length,
-    size: channels.length * h * w + features.length,
+    size: channels.length * L.HW + features.length,
     channels,
     features,
+    compact: L.compact,
   };
 }
 
@@ -112,22 +146,215 @@ export function observationSpec(rules: Ruleset, players: number): ObservationSpe
  * ```
  */
 export function writeObservationTensor(rules: Ruleset, state: Immutable<GameState> | Immutable<GameView>, player: number, out: Float32Array): Float32Array {
+  const L = layoutOf(rules, state);
+  if (out.length < L.size) throw new RangeError(`writeObservationTensor: needs ${L.size} entries, got ${out.length}`);
+  const planes = L.C * L.HW;
+  out.fill(0, 0, planes);
+  const w = planeEntries(rules, state, player, L);
+  const { index, value } = SCRATCH;
+  for (let i = 0; i < w.assigned; i++) out[index[i]!] = value[i]!;
+  for (let i = w.assigned; i < w.entries; i++) out[index[i]!]! += value[i]!;
+  writeVector(rules, state, player, L, w, out, planes);
+  return out;
+}
+
+/**
+ * The compact encoding's buffers, for a batch of `rows` observations: row i of each holds
+ * observation i ({@link CompactObservationSpec} gives the row lengths).
+ */
+export interface CompactObservationBuffers {
+  /** The binary channels, bit-packed: `rows` rows of `bitBytes` bytes. */
+  readonly bits: Uint8Array;
+  /** The counting channels, one byte per cell (saturating at 255): `rows` rows of `countBytes` bytes. */
+  readonly counts: Uint8Array;
+  /** The vector of public features: `rows` rows of `vector` entries. */
+  readonly vector: Float32Array;
+}
+
+/**
+ * Writes `player`'s observation of a state into row `row` of a batch of compact observations
+ * (see {@link CompactObservationSpec}): the same content as {@link writeObservationTensor}'s, the
+ * binary channels as bits, the counting channels as bytes, the vector as float32. Nothing is
+ * allocated: a batch's buffers are written in place. Decoding a row (unpacking the bits into
+ * their channels, the bytes into theirs) gives exactly {@link writeObservationTensor}'s tensor,
+ * as long as no count passes 255 (a count over 255 is written as 255; no game has come close).
+ *
+ * @throws RangeError when a buffer is too short for the row.
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame } from 'meeplekit';
+ * import { observationSpec, writeCompactObservation } from 'meeplekit/ai';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'compact' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * const { compact } = observationSpec(rules.value, 2);
+ * const out = { bits: new Uint8Array(compact.bitBytes), counts: new Uint8Array(compact.countBytes), vector: new Float32Array(compact.vector) };
+ * writeCompactObservation(rules.value, game.value, 0, out);
+ * console.log(compact.bitBytes + compact.countBytes + 4 * compact.vector); // 10591 bytes, against 142,388 as float32
+ * ```
+ */
+export function writeCompactObservation(
+  rules: Ruleset,
+  state: Immutable<GameState> | Immutable<GameView>,
+  player: number,
+  out: CompactObservationBuffers,
+  row = 0,
+): void {
+  const L = layoutOf(rules, state);
+  const c = L.compact;
+  const bitsAt = row * c.bitBytes;
+  const countsAt = row * c.countBytes;
+  const vectorAt = row * L.V;
+  if (out.bits.length < bitsAt + c.bitBytes || out.counts.length < countsAt + c.countBytes || out.vector.length < vectorAt + L.V) {
+    throw new RangeError(`writeCompactObservation: row ${row} needs ${c.bitBytes} bit bytes, ${c.countBytes} count bytes and ${L.V} vector entries per row`);
+  }
+  const { bits, counts } = out;
+  bits.fill(0, bitsAt, bitsAt + c.bitBytes);
+  counts.fill(0, countsAt, countsAt + c.countBytes);
+  const w = planeEntries(rules, state, player, L);
+  const { index, value } = SCRATCH;
+  const HW = L.HW;
+  const slot = L.slot;
+  for (let i = 0; i < w.entries; i++) {
+    const at = index[i]!;
+    const channel = (at / HW) | 0;
+    const s = slot[channel]!;
+    const v = value[i]!;
+    if (s >= 0) {
+      // A binary channel: the entry is 1 (or 0, which sets nothing).
+      if (v !== 0) {
+        const bit = s * HW + (at - channel * HW);
+        bits[bitsAt + (bit >> 3)]! |= 1 << (bit & 7);
+      }
+    } else {
+      const cell = countsAt + (-1 - s) * HW + (at - channel * HW);
+      const total = (i < w.assigned ? 0 : counts[cell]!) + v;
+      counts[cell] = total > 255 ? 255 : total;
+    }
+  }
+  writeVector(rules, state, player, L, w, out.vector, vectorAt);
+}
+
+/** What one observation needs of a ruleset and player count, computed once. */
+interface ObservationLayout {
+  readonly P: number;
+  readonly K: number;
+  readonly T: number;
+  readonly H: number;
+  readonly W: number;
+  readonly HW: number;
+  /** Channels. */
+  readonly C: number;
+  /** Vector entries. */
+  readonly V: number;
+  /** Float32 entries in all. */
+  readonly size: number;
+  readonly fixed: BoardWindow | null;
+  /** Each module's share of the vector (0 without an observation member). */
+  readonly shares: readonly number[];
+  /** Whether a module hides something (projected scores are then computed on the observer's view). */
+  readonly hides: boolean;
+  /** Per channel: its index among the binary channels, or `-1 - i` for the i-th counting channel. */
+  readonly slot: Int32Array;
+  readonly compact: CompactObservationSpec;
+}
+
+/** Layouts by ruleset and player count. */
+const LAYOUTS = new WeakMap<Ruleset, (ObservationLayout | undefined)[]>();
+
+/** The layout of a ruleset's observations for `state`'s player count; checks that the state is the ruleset's. */
+function layoutOf(rules: Ruleset, state: Immutable<GameState> | Immutable<GameView>): ObservationLayout {
   if (state.ruleset !== rules.id) throw new TypeError(`meeplekit/ai: this state belongs to ruleset '${state.ruleset}', not '${rules.id}'`);
-  const P = state.players;
+  return observationLayout(rules, state.players);
+}
+
+function observationLayout(rules: Ruleset, players: number): ObservationLayout {
+  let byPlayers = LAYOUTS.get(rules);
+  if (byPlayers === undefined) LAYOUTS.set(rules, (byPlayers = []));
+  const known = byPlayers[players];
+  if (known !== undefined) return known;
+  const P = players;
   const K = rules.kinds.length;
   const T = rules.tiles.length;
   const fixed = fixedWindow(rules);
   const H = fixed === null ? OBSERVATION_WINDOW : fixed.height;
   const W = fixed === null ? OBSERVATION_WINDOW : fixed.width;
   const C = 3 + 4 * K + K + 4 + 4 + P + 4;
+  const shares = rules.expansions.map((m) => m.observation?.features(P).length ?? 0);
   let V = 2 * T + 6 + 3 * P + 5;
-  const mods = rules.expansions;
-  // Each module's share of the vector (0 without an observation member).
-  const shares = mods.map((m) => m.observation?.features(P).length ?? 0);
-  for (let i = 0; i < shares.length; i++) V += shares[i]!;
-  const size = C * H * W + V;
-  if (out.length < size) throw new RangeError(`writeObservationTensor: needs ${size} entries, got ${out.length}`);
-  out.fill(0, 0, size);
+  for (const s of shares) V += s;
+  // Counting channels: pennants, the open ports of each side, the followers of each player.
+  const counting = [2, ...[0, 1, 2, 3].map((s) => 3 + 5 * K + 4 + s), ...Array.from({ length: P }, (_, j) => 3 + 5 * K + 8 + j)];
+  const slot = new Int32Array(C);
+  const bitChannels: number[] = [];
+  for (let c = 0; c < C; c++) {
+    const i = counting.indexOf(c);
+    if (i >= 0) slot[c] = -1 - i;
+    else slot[c] = bitChannels.push(c) - 1;
+  }
+  const HW = H * W;
+  const layout: ObservationLayout = {
+    P,
+    K,
+    T,
+    H,
+    W,
+    HW,
+    C,
+    V,
+    size: C * HW + V,
+    fixed,
+    shares,
+    hides: rules.expansions.some((e) => e.observe !== undefined),
+    slot,
+    compact: {
+      version: COMPACT_OBSERVATION_VERSION,
+      bitChannels,
+      countChannels: counting,
+      bitBytes: Math.ceil((bitChannels.length * HW) / 8),
+      countBytes: counting.length * HW,
+      vector: V,
+    },
+  };
+  byPlayers[players] = layout;
+  return layout;
+}
+
+/** Where the planes' entries go: positions `channel * H * W + cell` and values (one buffer, grown as needed). */
+const SCRATCH = { index: new Int32Array(4096), value: new Int32Array(4096) };
+
+/** The planes' entries of one observation: `entries` of them, the first `assigned` set, the rest added (followers). */
+interface PlaneWrite {
+  entries: number;
+  assigned: number;
+  x0: number;
+  y0: number;
+  clipped: number;
+}
+
+const WRITE: PlaneWrite = { entries: 0, assigned: 0, x0: 0, y0: 0, clipped: 0 };
+
+/** Space for `n` entries in {@link SCRATCH}. */
+function reserve(n: number): void {
+  if (SCRATCH.index.length >= n) return;
+  const size = Math.max(n, 2 * SCRATCH.index.length);
+  SCRATCH.index = new Int32Array(size);
+  SCRATCH.value = new Int32Array(size);
+}
+
+/** Placements of the tile to place (scratch space of {@link collectPlacements}, grown as needed). */
+let PLACEMENTS = new Int32Array(1024);
+
+/**
+ * The non-zero entries of the planes of `player`'s observation (and 0 for a pennant or open-port
+ * count that is 0), into {@link SCRATCH}: the window, each tile's channels, the places where the
+ * tile to place may go, then the followers (added: a tile may hold several).
+ */
+function planeEntries(rules: Ruleset, state: Immutable<GameState> | Immutable<GameView>, player: number, L: ObservationLayout): PlaneWrite {
+  const { P, K, H, W, HW, fixed } = L;
   const tiles = state.tiles;
   let x0: number;
   let y0: number;
@@ -149,7 +376,6 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
     x0 = Math.floor((minX + maxX) / 2) - (OBSERVATION_WINDOW >> 1);
     y0 = Math.floor((minY + maxY) / 2) - (OBSERVATION_WINDOW >> 1);
   }
-  const HW = H * W;
   const g = state.features;
   const cSide = 3;
   const cHas = cSide + 4 * K;
@@ -157,52 +383,95 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   const cOpen = cComplete + 4;
   const cFollowers = cOpen + 4;
   const cPlace = cFollowers + P;
+  const step = state.step;
+  reserve(tiles.length * (3 + K + 12) + 4 * state.frontier.length + state.followers.length);
+  const { index, value } = SCRATCH;
+  let n = 0;
   let clipped = 0;
-  const cellOf = (x: number, y: number): number => (x < x0 || y < y0 || x >= x0 + W || y >= y0 + H ? -1 : (y - y0) * W + (x - x0));
   for (let t = 0; t < tiles.length; t++) {
     const placed = tiles[t]!;
-    const cell = cellOf(placed.x, placed.y);
-    if (cell < 0) {
+    const dx = placed.x - x0;
+    const dy = placed.y - y0;
+    if (dx < 0 || dy < 0 || dx >= W || dy >= H) {
       clipped = 1;
       continue;
     }
+    const cell = dy * W + dx;
     const tile = rules.tiles[placed.kind]!;
-    out[cell] = 1;
-    if (t === tiles.length - 1) out[HW + cell] = 1;
+    index[n] = cell;
+    value[n++] = 1;
+    if (t === tiles.length - 1) {
+      index[n] = HW + cell;
+      value[n++] = 1;
+    }
     let pennants = 0;
     for (let f = 0; f < tile.kinds.length; f++) {
       pennants += tile.pennants[f]!;
-      out[(cHas + tile.kinds[f]!) * HW + cell] = 1;
+      index[n] = (cHas + tile.kinds[f]!) * HW + cell;
+      value[n++] = 1;
     }
-    out[2 * HW + cell] = pennants;
+    index[n] = 2 * HW + cell;
+    value[n++] = pennants;
     for (let side = 0; side < 4; side++) {
       const local = tile.portFeature[placed.rotation * 12 + side * 3 + 1]!;
       if (local < 0) continue;
       const kind = tile.kinds[local]!;
-      out[(cSide + side * K + kind) * HW + cell] = 1;
-      const root = findRoot(g.parent, placed.node + local);
-      const open = g.open[root]!;
-      if (open === 0 && rules.kinds[kind]!.completion !== 'never') out[(cComplete + side) * HW + cell] = 1;
-      out[(cOpen + side) * HW + cell] = rules.kinds[kind]!.completion === 'never' ? 0 : open;
+      index[n] = (cSide + side * K + kind) * HW + cell;
+      value[n++] = 1;
+      const never = rules.kinds[kind]!.completion === 'never';
+      const open = g.open[findRoot(g.parent, placed.node + local)]!;
+      if (open === 0 && !never) {
+        index[n] = (cComplete + side) * HW + cell;
+        value[n++] = 1;
+      }
+      index[n] = (cOpen + side) * HW + cell;
+      value[n++] = never ? 0 : open;
     }
   }
-  for (const f of state.followers) {
-    const placed = tiles[f.tile]!;
-    const cell = cellOf(placed.x, placed.y);
-    if (cell >= 0) out[(cFollowers + ((f.player - player + P) % P)) * HW + cell]! += 1;
-  }
-  const step = state.step;
   if (step.kind === 'place-tile') {
-    const buf = new Int32Array(4 * state.frontier.length);
-    const n = collectPlacements(rules, state, rules.tileById.get(step.tile)!, buf);
-    for (let i = 0; i < n; i++) {
+    if (PLACEMENTS.length < 4 * state.frontier.length) PLACEMENTS = new Int32Array(8 * state.frontier.length);
+    const buf = PLACEMENTS;
+    const count = collectPlacements(rules, state, rules.tileById.get(step.tile)!, buf);
+    for (let i = 0; i < count; i++) {
       const p = buf[i]!;
       const key = (p / 4) | 0;
-      const cell = cellOf(keyX(key), keyY(key));
-      if (cell >= 0) out[(cPlace + (p & 3)) * HW + cell] = 1;
+      const dx = keyX(key) - x0;
+      const dy = keyY(key) - y0;
+      if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
+      index[n] = (cPlace + (p & 3)) * HW + dy * W + dx;
+      value[n++] = 1;
     }
   }
-  let v = C * HW;
+  const assigned = n;
+  for (const f of state.followers) {
+    const placed = tiles[f.tile]!;
+    const dx = placed.x - x0;
+    const dy = placed.y - y0;
+    if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
+    index[n] = (cFollowers + ((f.player - player + P) % P)) * HW + dy * W + dx;
+    value[n++] = 1;
+  }
+  WRITE.entries = n;
+  WRITE.assigned = assigned;
+  WRITE.x0 = x0;
+  WRITE.y0 = y0;
+  WRITE.clipped = clipped;
+  return WRITE;
+}
+
+/** Writes the vector of public features of `player`'s observation into `out` from `v`. */
+function writeVector(
+  rules: Ruleset,
+  state: Immutable<GameState> | Immutable<GameView>,
+  player: number,
+  L: ObservationLayout,
+  w: PlaneWrite,
+  out: Float32Array,
+  v: number,
+): void {
+  const { P, T, V, shares } = L;
+  out.fill(0, v, v + V);
+  const step = state.step;
   for (let k = 0; k < T; k++) out[v + k] = state.bag[k]!;
   v += T;
   if (step.kind === 'place-tile') out[v + rules.tileIndex[step.tile]!] = 1;
@@ -212,8 +481,7 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   out[v + 5] = step.kind !== 'game-over' && step.player === player ? 1 : 0;
   v += 6;
   // Projected scores run the modules' final scoring: on the player's own view when a module hides something.
-  const hides = rules.expansions.some((e) => e.observe !== undefined);
-  const view = hides && 'rng' in state ? observe(rules, state as Immutable<GameState>, player) : state;
+  const view = L.hides && 'rng' in state ? observe(rules, state as Immutable<GameState>, player) : state;
   const projected = projectedScores(rules, view);
   for (let j = 0; j < P; j++) {
     const p = (player + j) % P;
@@ -222,16 +490,16 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
     out[v + 2 * P + j] = state.supply[p]!;
   }
   v += 3 * P;
-  out[v] = x0;
-  out[v + 1] = y0;
-  out[v + 2] = clipped;
-  out[v + 3] = tiles.length;
+  out[v] = w.x0;
+  out[v + 1] = w.y0;
+  out[v + 2] = w.clipped;
+  out[v + 3] = state.tiles.length;
   out[v + 4] = state.turn;
   v += 5;
   // The modules' public features, from the observer's own view.
+  const mods = rules.expansions;
   for (let i = 0; i < mods.length; i++) {
     mods[i]!.observation?.write(rules, view, player, out, v);
     v += shares[i]!;
   }
-  return out;
 }
