@@ -141,8 +141,7 @@ class AECEnv:
         if self.game_state is not None:
             self.game_state.free()
         self._rng = random.Random(f"meeplekit-aec/{seed}")
-        for i, a in enumerate(self.possible_agents):
-            self.action_spaces[a].seed(f"{seed}/{i}")
+        self._seed_spaces(seed)
         self.game_state = self.game.new_initial_state(seed)
         self._resolve_chance()
         self.agents = list(self.possible_agents)
@@ -154,6 +153,11 @@ class AECEnv:
         self._skip_agent_selection = None
         self._scores = self.game_state.returns()
         self._select()
+
+    def _seed_spaces(self, seed: str) -> None:
+        """Seeds each agent's action space from ``seed`` (a subclass with other spaces overrides it)."""
+        for i, a in enumerate(self.possible_agents):
+            self.action_spaces[a].seed(f"{seed}/{i}")
 
     def _resolve_chance(self) -> None:
         state = self.game_state
