@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import enum
 import math
 import secrets
 import weakref
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _arrays, _checks
 from .bots import Analysis, BotMove
@@ -16,6 +18,69 @@ CHANCE_PLAYER = -1
 """``current_player()`` at a chance node (as in OpenSpiel)."""
 TERMINAL_PLAYER = -4
 """``current_player()`` when the game is over (as in OpenSpiel)."""
+
+
+INFORMATION_STATE_SEED = "meeplekit/information-state"
+"""The seed of the determinization that :meth:`State.information_state_string` and
+:meth:`State.observation_string` read: fixed, so that the unseen parts are made up the same way
+for every state a player cannot tell apart."""
+
+_PLAYER_RANGES = {"classic": (2, 5), "castle": (2, 2)}
+"""``(min_num_players, max_num_players)`` per game name (the rulesets' ``minPlayers`` and
+``maxPlayers``; expansions do not change them)."""
+
+
+class _Enum(enum.Enum):
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}.{self.name}"
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What :meth:`Game.get_type` returns: the fields of pyspiel's ``GameType``, with enums of the
+    same names (``GameType.Dynamics.SEQUENTIAL``, ...) whose values are OpenSpiel's names."""
+
+    class Dynamics(_Enum):
+        SEQUENTIAL = "sequential"
+        SIMULTANEOUS = "simultaneous"
+        MEAN_FIELD = "mean_field"
+
+    class ChanceMode(_Enum):
+        DETERMINISTIC = "deterministic"
+        EXPLICIT_STOCHASTIC = "explicit_stochastic"
+        SAMPLED_STOCHASTIC = "sampled_stochastic"
+
+    class Information(_Enum):
+        ONE_SHOT = "one_shot"
+        PERFECT_INFORMATION = "perfect_information"
+        IMPERFECT_INFORMATION = "imperfect_information"
+
+    class Utility(_Enum):
+        ZERO_SUM = "zero_sum"
+        CONSTANT_SUM = "constant_sum"
+        GENERAL_SUM = "general_sum"
+        IDENTICAL = "identical"
+
+    class RewardModel(_Enum):
+        REWARDS = "rewards"
+        TERMINAL = "terminal"
+
+    short_name: str
+    long_name: str
+    dynamics: "GameType.Dynamics"
+    chance_mode: "GameType.ChanceMode"
+    information: "GameType.Information"
+    utility: "GameType.Utility"
+    reward_model: "GameType.RewardModel"
+    max_num_players: int
+    min_num_players: int
+    provides_information_state_string: bool
+    provides_information_state_tensor: bool
+    provides_observation_string: bool
+    provides_observation_tensor: bool
+    parameter_specification: Dict[str, Any] = field(default_factory=dict)
+    default_loadable: bool = True
+    provides_factored_observation_string: bool = False
 
 
 def _seed(seed: Any) -> Any:
@@ -99,6 +164,52 @@ class Game:
         length = self.info.get("maxGameLength", 0)
         return _checks.as_int(length, "'info.maxGameLength'")
 
+    def get_type(self, kind: str = "score") -> GameType:
+        """OpenSpiel's ``GameType`` of this game, its returns being of ``kind`` (``score``, the
+        facade's default, ``win-loss`` or ``rank``): ``short_name`` ``"meeplekit"``, ``long_name``
+        the ruleset; sequential; explicit stochastic (the tile draws, and The Castle's face-down
+        tokens, are chance nodes); ``information`` from the server's ``gameInfo`` (classic with its
+        expansions is perfect information: the bag is public as counts and a draw is seen by
+        everyone; The Castle is imperfect); ``utility`` zero-sum for ``rank`` (``gameInfo``'s
+        ``zeroSum``), general-sum otherwise; ``reward_model`` ``REWARDS`` for scores (points come
+        during the game), ``TERMINAL`` for ``win-loss`` and ``rank``; the player range of the game;
+        information state and observation, as strings and tensors, provided."""
+        self.utility_bounds(kind)  # an unknown kind raises ValueError
+        zero_sum = _checks.as_dict(self.info.get("zeroSum", {}), "'info.zeroSum'").get(kind) is True
+        low, high = _PLAYER_RANGES.get(self.parameters["game"], (self._players, self._players))
+        return GameType(
+            short_name="meeplekit",
+            long_name=f"meeplekit {self.info.get('ruleset', self.parameters['game'])}",
+            dynamics=GameType.Dynamics.SEQUENTIAL,
+            chance_mode=GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=GameType.Information.IMPERFECT_INFORMATION if self.info.get("information") == "imperfect" else GameType.Information.PERFECT_INFORMATION,
+            utility=GameType.Utility.ZERO_SUM if zero_sum else GameType.Utility.GENERAL_SUM,
+            reward_model=GameType.RewardModel.REWARDS if kind == "score" else GameType.RewardModel.TERMINAL,
+            max_num_players=high,
+            min_num_players=low,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification={"game": "classic", "expansions": [], "players": 2, "options": {}},
+        )
+
+    def utility_sum(self, kind: str = "score") -> Optional[float]:
+        """The sum of the players' returns at the end when it is the same in every game (0.0 for
+        ``rank``), else ``None`` (pyspiel raises instead for a general-sum game)."""
+        return 0.0 if self.get_type(kind).utility is GameType.Utility.ZERO_SUM else None
+
+    def information_state_tensor_shape(self) -> List[int]:
+        """The shape of :meth:`State.information_state_tensor`: the observation's."""
+        return self.observation_tensor_shape()
+
+    def information_state_tensor_size(self) -> int:
+        return self.observation_tensor_size()
+
+    def policy_tensor_shape(self) -> List[int]:
+        """``[num_distinct_actions()]``, as OpenSpiel's."""
+        return [self._num_actions]
+
     def utility_bounds(self, kind: str = "score") -> Tuple[float, float]:
         """``(min, max)`` of the returns of ``kind`` (``score``, ``win-loss`` or ``rank``; another
         kind raises ``ValueError``)."""
@@ -131,12 +242,19 @@ class Game:
         if seed is not None:
             args["seed"] = _seed(seed)
         r = self.server.request("new_state", **args)
-        return State(self, _checks.str_field(r, "state_id"))
+        state = State(self, _checks.str_field(r, "state_id"))
+        state._history = []
+        return state
 
-    def deserialize_state(self, text: str) -> "State":
-        """The state :meth:`State.serialize` wrote (checked by the server)."""
+    def deserialize_state(self, text: str, history: Optional[Sequence[int]] = None) -> "State":
+        """The state :meth:`State.serialize` wrote (checked by the server). The text holds the
+        game's whole record, but not as action ids: pass ``history`` (the state's
+        :meth:`State.history`) for the new state's :meth:`State.history` to know it."""
         r = self.server.request("deserialize", game_id=self.id, text=text)
-        return State(self, _checks.str_field(r, "state_id"))
+        state = State(self, _checks.str_field(r, "state_id"))
+        if history is not None:
+            state._history = [_checks.index(a, "history[]") for a in history]
+        return state
 
     def __repr__(self) -> str:
         p = self.parameters
@@ -181,6 +299,8 @@ class State:
         self._outcomes: Optional[List[Tuple[int, float]]] = None
         self._legal_set: Optional[frozenset] = None
         self._pending: List[int] = []  # known-legal actions not sent yet: they go with the next request
+        self._history: Optional[List[int]] = None  # the actions applied since the initial state, when known
+        self._views: Dict[int, Tuple[str, str]] = {}  # player: (information state string, observation string)
         self._finalizer = weakref.finalize(self, self._server._discard, state_id)
         self._finalizer.atexit = False
 
@@ -232,6 +352,7 @@ class State:
         self._legal_set = None
         self._observations = {}
         self._outcomes = None
+        self._views = {}
 
     def _fetch(self, observation: Optional[int] = None) -> Dict[str, Any]:
         args: Dict[str, Any] = {"state_id": self.id}
@@ -327,12 +448,16 @@ class State:
                 # Legal for sure: sent with the next request (one round trip for apply + read).
                 self._pending.append(action)
                 self._forget()
+                if self._history is not None:
+                    self._history.append(action)
                 return None
         args: Dict[str, Any] = {"state_id": self.id, "action": action}
         if events:
             args["events"] = True
         r = self._request("apply_action", **args)
         self._forget()
+        if self._history is not None:
+            self._history.append(action)
         self._set_status(r)
         return list(_checks.as_list(_checks.field(r, "events"), "'events'")) if events else None
 
@@ -411,6 +536,8 @@ class State:
             copy._legal_set = self._legal_set
         copy._outcomes = self._outcomes
         copy._observations = dict(self._observations)
+        copy._views = dict(self._views)
+        copy._history = None if self._history is None else list(self._history)
         return copy
 
     def __copy__(self) -> "State":
@@ -431,13 +558,113 @@ class State:
 
     def determinize(self, player: int, seed: Any = None) -> "State":
         """A full state consistent with what ``player`` knows, with the unseen parts (the order of
-        the bag, The Castle's face-down tokens) drawn anew from ``seed``."""
+        the bag, The Castle's face-down tokens) drawn anew from ``seed``. Its :meth:`history` is
+        this state's: every past action and chance outcome is public in these games."""
         r = self._request("determinize", state_id=self.id, player=_checks.index(player, "player"), seed=_seed(seed))
-        return State(self._game, _checks.str_field(r, "state_id"))
+        state = State(self._game, _checks.str_field(r, "state_id"))
+        state._history = None if self._history is None else list(self._history)
+        return state
 
-    def resample_from_infostate(self, player_id: int, seed: Any = None) -> "State":
-        """OpenSpiel's name for :meth:`determinize`."""
-        return self.determinize(player_id, seed)
+    def resample_from_infostate(self, player_id: int, probability_sampler: Union[Callable[[], float], Any] = None) -> "State":
+        """OpenSpiel's ISMCTS entry point: a state drawn from ``player_id``'s information state
+        (:meth:`determinize`). ``probability_sampler`` is what OpenSpiel passes, a callable
+        returning a number in [0, 1) (``pyspiel.UniformProbabilitySampler``): it is called once and
+        its number seeds the determinization; or a seed (a string or an integer); or ``None`` for
+        a fresh random seed. The same number or seed gives the same state."""
+        if callable(probability_sampler):
+            u = float(probability_sampler())
+            if not 0.0 <= u < 1.0:
+                raise ValueError(f"probability_sampler must return a number in [0, 1), got {u!r}")
+            probability_sampler = f"sampler/{u.hex()}"
+        return self.determinize(player_id, probability_sampler)
+
+    def _player_or_current(self, player: Optional[int]) -> int:
+        """``player`` (checked to be one of the game's), or by default the player to decide (as
+        pyspiel's methods with an optional player); ``ValueError`` at a chance or terminal node
+        without a player."""
+        if player is None:
+            player = self.current_player()
+            if player < 0:
+                raise ValueError("no player decides here (a chance node or the end): pass the player")
+        player = _checks.index(player, "player")
+        if not 0 <= player < self._game._players:
+            raise ValueError(f"player must be from 0 to {self._game._players - 1}, got {player}")
+        return player
+
+    def _view(self, player: int) -> Tuple[str, str]:
+        """The serialized text and the text for people of this state determinized for ``player``
+        with the fixed :data:`INFORMATION_STATE_SEED`: what ``player`` knows, the unseen parts made
+        up the same way for every state ``player`` cannot tell apart. Two round trips (determinize;
+        then serialize, state_to_string and delete in one write), cached until the next action."""
+        if player not in self._views:
+            r = self._request("determinize", state_id=self.id, player=player, seed=INFORMATION_STATE_SEED)
+            view = _checks.str_field(r, "state_id")
+            reqs: List[Tuple[str, Mapping[str, Any]]] = [("serialize", {"state_id": view}), ("state_to_string", {"state_id": view}), ("delete", {"ids": [view]})]
+            out = self._server.request_many(reqs, raise_errors=False)
+            for x in out:
+                if isinstance(x, MeepleError):
+                    raise x
+            self._views[player] = (_checks.str_field(out[0], "text"), _checks.str_field(out[1], "text"))
+        return self._views[player]
+
+    def information_state_string(self, player: Optional[int] = None) -> str:
+        """OpenSpiel: a string that identifies ``player``'s information state (default: the player
+        to decide), equal for two states exactly when ``player`` cannot tell them apart, with
+        perfect recall. Here: the state as :meth:`serialize` writes it, determinized for
+        ``player`` with a fixed seed (:data:`INFORMATION_STATE_SEED`), so the hidden parts (the
+        game's generator, the order of the bag, The Castle's face-down tokens) are the same made-up
+        ones for every such state, and the record of every move and draw is in it (perfect recall).
+        JSON text, about 2 to 20 KB."""
+        return self._view(self._player_or_current(player))[0]
+
+    def observation_string(self, player: Optional[int] = None) -> str:
+        """OpenSpiel: ``player``'s observation as a string (default: the player to decide); it need
+        not have perfect recall. Here: the text for people (:meth:`__str__`: scores, supply, the
+        bag as counts, the board, the tiles in the order laid, the followers) of the state as
+        ``player`` knows it (the determinization of :meth:`information_state_string`), so it never
+        shows what ``player`` cannot see."""
+        return self._view(self._player_or_current(player))[1]
+
+    def information_state_tensor(self, player: Optional[int] = None) -> Any:
+        """OpenSpiel: ``player``'s information state as a flat float32 tensor of
+        ``information_state_tensor_shape()``. Here the observation tensor
+        (:meth:`observation_tensor`): public information only (the board, the followers, the bag's
+        counts, the scores, the step, the modules' public features), which is all that matters
+        for the rest of the game; it does not spell out the order of past moves (the information
+        state string does)."""
+        return self.observation_tensor(self._player_or_current(player))
+
+    def history(self) -> List[int]:
+        """OpenSpiel: the actions applied since the initial state, chance outcomes included, in
+        order (a new list). Known for states made by :meth:`Game.new_initial_state` and everything
+        derived from them (clones, children, determinizations); a state read by
+        :meth:`Game.deserialize_state` without ``history=`` raises ``ValueError``."""
+        if self._history is None:
+            raise ValueError(f"the history of {self.id} is not known: it was read from text without history= (Game.deserialize_state)")
+        return list(self._history)
+
+    def history_str(self) -> str:
+        """OpenSpiel's ``history_str``: the history's actions joined by ``", "``."""
+        return ", ".join(map(str, self.history()))
+
+    def move_number(self) -> int:
+        """OpenSpiel: how many actions (chance outcomes included) were applied: ``len(history())``."""
+        return len(self.history())
+
+    def is_initial_state(self) -> bool:
+        """Whether no action was applied since :meth:`Game.new_initial_state`."""
+        return not self.history()
+
+    def is_simultaneous_node(self) -> bool:
+        """Always false: the game is sequential."""
+        return False
+
+    def legal_chance_outcomes(self) -> List[int]:
+        """The outcomes of :meth:`chance_outcomes` (``[]`` away from a chance node)."""
+        return [o for o, _ in self.chance_outcomes()]
+
+    def num_distinct_actions(self) -> int:
+        return self._game.num_distinct_actions()
 
     def bot(self, level: Optional[int] = None, *, iterations: Optional[int] = None, time_ms: Optional[float] = None, seed: Any = None) -> BotMove:
         """The move meeplekit's search bot plays here for the player who decides, at ``level``
