@@ -128,14 +128,22 @@ export function makeGame(config: ServeConfig, req: Request): Checked<GameEntry> 
 
 /** The `make_game` response of a game handle. */
 export function gameResponse(id: string, g: GameEntry): Record<string, unknown> {
-  const { version, planes, vector, size, channels, features } = g.spec;
+  const { version, planes, vector, size, channels, features, compact } = g.spec;
   return {
     game_id: id,
     ruleset: g.rules.id,
     players: g.players,
     info: g.info,
     observation_shape: [size],
-    observation_spec: { version, planes, vector, size, channels, features },
+    observation_spec: {
+      version,
+      planes,
+      vector,
+      size,
+      channels,
+      features,
+      compact: { version: compact.version, bit_channels: compact.bitChannels, count_channels: compact.countChannels, bit_bytes: compact.bitBytes, count_bytes: compact.countBytes, vector: compact.vector },
+    },
     num_distinct_actions: g.actions,
     max_chance_outcomes: g.chanceOutcomes,
   };

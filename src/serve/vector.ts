@@ -6,18 +6,30 @@
  */
 import { createRandomSource, type RandomSource } from '../core/rng.js';
 import { err, ok } from '../core/result.js';
-import { createResearchSimulator, newInitialState, writeObservationTensor, type ResearchSimulator } from '../ai/index.js';
+import { createResearchSimulator, newInitialState, writeCompactObservation, writeObservationTensor, type CompactObservationBuffers, type ResearchSimulator } from '../ai/index.js';
 import { BinaryArray, readInt32Array } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
 import { boolField, enumField, intField, LIMITS, MEMORY_ESTIMATE, refuse, seedField, type Checked, type Request } from './request.js';
 import { illegalAction, includesSorted } from './states.js';
 
-/** How a batch lists the legal actions: not at all, as one concatenated list with offsets, or as dense masks. */
-export const MASK_MODES = ['none', 'list', 'dense'] as const;
+/**
+ * How a batch lists the legal actions: not at all, as one concatenated list with offsets, as dense
+ * masks (a byte per action) or as packed masks (a bit per action, least significant bit first).
+ */
+export const MASK_MODES = ['none', 'list', 'dense', 'packed'] as const;
 
 /** One of {@link MASK_MODES}. */
 export type MaskMode = (typeof MASK_MODES)[number];
+
+/**
+ * Which observations a batch carries: none, the float32 tensor (`true` in a request means this),
+ * or its compact encoding (`writeCompactObservation`).
+ */
+export const OBSERVATION_MODES = ['none', 'float32', 'compact'] as const;
+
+/** One of {@link OBSERVATION_MODES}. */
+export type ObservationMode = (typeof OBSERVATION_MODES)[number];
 
 /** A vector environment: its simulators, their random sources and the buffers of its batches. */
 export interface VecEntry {
@@ -33,8 +45,8 @@ export interface VecEntry {
   readonly n: number;
   /** Whether a finished game is replaced by a new one in the same step. */
   readonly autoReset: boolean;
-  /** Whether batches carry observations (of the player to decide). */
-  readonly observations: boolean;
+  /** Which observations batches carry (of the player to decide). */
+  readonly observations: ObservationMode;
   /** How batches carry the legal actions. */
   readonly masks: MaskMode;
   /** A simulator at the initial chance node, cloned for each new game. */
@@ -53,6 +65,8 @@ export interface VecEntry {
   readonly mask: Uint8Array | null;
   /** Views of `mask`'s rows. */
   readonly maskRows: readonly Uint8Array[];
+  /** Packed masks, `n` rows of `ceil(actions / 8)` bytes (packed mode only). */
+  readonly maskBits: Uint8Array | null;
   /** Score rewards of the last step, `n` rows of one entry per player. */
   readonly rewards: Float32Array;
   /** Final scores of the games that ended in the last step, else 0. */
@@ -63,6 +77,8 @@ export interface VecEntry {
   readonly obs: Float32Array | null;
   /** Views of `obs`'s rows. */
   readonly obsRows: readonly Float32Array[];
+  /** Compact observations, a row per environment (compact mode only). */
+  readonly compact: CompactObservationBuffers | null;
   /** Scratch space for the actions of a step. */
   readonly actions: Int32Array;
 }
@@ -100,8 +116,18 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
     const row = v.maskRows[i]!;
     row.fill(0);
     for (let j = 0; j < list.length; j++) row[list[j]!] = 1;
+  } else if (v.maskBits !== null) {
+    const bits = v.maskBits;
+    const start = i * ((v.game.actions + 7) >> 3);
+    bits.fill(0, start, start + ((v.game.actions + 7) >> 3));
+    for (let j = 0; j < list.length; j++) {
+      const a = list[j]!;
+      bits[start + (a >> 3)]! |= 1 << (a & 7);
+    }
   }
-  if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, sim.isTerminal() ? 0 : sim.currentPlayer(), v.obsRows[i]!);
+  const observer = sim.isTerminal() ? 0 : sim.currentPlayer();
+  if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, observer, v.obsRows[i]!);
+  else if (v.compact !== null) writeCompactObservation(v.game.rules, sim.state, observer, v.compact, i);
   return at + list.length;
 }
 
@@ -118,10 +144,19 @@ function batch(v: VecEntry): Record<string, unknown> {
   const out: Record<string, unknown> = { current_player: new BinaryArray(v.player) };
   if (v.masks === 'list') out['legal'] = { actions: new BinaryArray(v.legal.subarray(0, v.offsets[v.n]!)), offsets: new BinaryArray(v.offsets) };
   else if (v.mask !== null) out['mask'] = new BinaryArray(v.mask, [v.n, v.game.actions]);
+  else if (v.maskBits !== null) out['mask_bits'] = new BinaryArray(v.maskBits, [v.n, (v.game.actions + 7) >> 3]);
   out['rewards'] = new BinaryArray(v.rewards, [v.n, P]);
   out['done'] = new BinaryArray(v.done);
   out['returns'] = new BinaryArray(v.returns, [v.n, P]);
   if (v.obs !== null) out['observations'] = new BinaryArray(v.obs, [v.n, v.game.spec.size]);
+  else if (v.compact !== null) {
+    const c = v.game.spec.compact;
+    out['compact_observations'] = {
+      bits: new BinaryArray(v.compact.bits, [v.n, c.bitBytes]),
+      counts: new BinaryArray(v.compact.counts, [v.n, c.countBytes]),
+      vector: new BinaryArray(v.compact.vector, [v.n, c.vector]),
+    };
+  }
   return out;
 }
 
@@ -134,9 +169,28 @@ function resetAll(v: VecEntry): void {
   writeBatch(v);
 }
 
+/** Bytes of one observation in a batch. */
+function observationBytes(game: GameEntry, observations: ObservationMode): number {
+  const c = game.spec.compact;
+  return observations === 'float32' ? 4 * game.spec.size : observations === 'compact' ? c.bitBytes + c.countBytes + 4 * c.vector : 0;
+}
+
+/** Bytes of one mask in a batch. */
+function maskBytes(game: GameEntry, masks: MaskMode): number {
+  return masks === 'dense' ? game.actions : masks === 'packed' ? (game.actions + 7) >> 3 : 0;
+}
+
 /** Bytes of one batch's fixed-size arrays (the legal-action list aside). */
-function batchBytes(game: GameEntry, n: number, masks: MaskMode, observations: boolean): number {
-  return n * (4 + 4 + 1 + 8 * game.players + (masks === 'dense' ? game.actions : 0) + (observations ? 4 * game.spec.size : 0)) + 4;
+function batchBytes(game: GameEntry, n: number, masks: MaskMode, observations: ObservationMode): number {
+  return n * (4 + 4 + 1 + 8 * game.players + maskBytes(game, masks) + observationBytes(game, observations)) + 4;
+}
+
+/** The `observations` field of `vec_make`: false or absent (none), true (float32), or one of {@link OBSERVATION_MODES}. */
+function observationField(req: Request): Checked<ObservationMode> {
+  const v = req['observations'];
+  if (v === undefined || v === false) return ok('none');
+  if (v === true) return ok('float32');
+  return enumField(req, 'observations', OBSERVATION_MODES);
 }
 
 function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown>> {
@@ -149,14 +203,14 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   if (!seed.ok) return seed;
   const autoReset = boolField(req, 'auto_reset', true);
   if (!autoReset.ok) return autoReset;
-  const observations = boolField(req, 'observations', false);
+  const observations = observationField(req);
   if (!observations.ok) return observations;
   const masks = enumField(req, 'masks', MASK_MODES, 'list');
   if (!masks.ok) return masks;
   const N = n.value;
   const bytes = batchBytes(game, N, masks.value, observations.value);
   if (bytes > LIMITS.batchBytes) {
-    return refuse('protocol/too-large', `a batch of ${N} environments with these options needs ${bytes} bytes of arrays, over the limit of ${LIMITS.batchBytes}: fewer environments, or no dense masks or observations`);
+    return refuse('protocol/too-large', `a batch of ${N} environments with these options needs ${bytes} bytes of arrays, over the limit of ${LIMITS.batchBytes}: fewer environments, packed masks or compact observations`);
   }
   // Checked before any game is built: a refused vec_make costs nothing.
   const estimate = (N + 1) * MEMORY_ESTIMATE.game + bytes;
@@ -167,7 +221,9 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   const A = game.actions;
   const size = game.spec.size;
   const mask = masks.value === 'dense' ? new Uint8Array(N * A) : null;
-  const obs = observations.value ? new Float32Array(N * size) : null;
+  const obs = observations.value === 'float32' ? new Float32Array(N * size) : null;
+  const c = game.spec.compact;
+  const compact = observations.value === 'compact' ? { bits: new Uint8Array(N * c.bitBytes), counts: new Uint8Array(N * c.countBytes), vector: new Float32Array(N * c.vector) } : null;
   const v: VecEntry = {
     kind: 'vec',
     weight: N,
@@ -185,11 +241,13 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     offsets: new Int32Array(N + 1),
     mask,
     maskRows: mask === null ? [] : Array.from({ length: N }, (_, i) => mask.subarray(i * A, (i + 1) * A)),
+    maskBits: masks.value === 'packed' ? new Uint8Array(N * ((A + 7) >> 3)) : null,
     rewards: new Float32Array(N * P),
     returns: new Float32Array(N * P),
     done: new Uint8Array(N),
     obs,
     obsRows: obs === null ? [] : Array.from({ length: N }, (_, i) => obs.subarray(i * size, (i + 1) * size)),
+    compact,
     actions: new Int32Array(N),
   };
   resetAll(v);

@@ -176,3 +176,71 @@ def split(flat: Any, offsets: Any) -> List[Any]:
     """Splits a flat array by ``offsets`` (``len(offsets) == n + 1``) into ``n`` slices."""
     offs = to_list(offsets)
     return [flat[offs[i]:offs[i + 1]] for i in range(len(offs) - 1)]
+
+
+def unpack_bits(packed: Any, count: int) -> Any:
+    """The first ``count`` bits of the rows of a bit-packed uint8 array (``[N, bytes]`` or one
+    row), least significant bit first (the protocol's order: bit ``k`` in byte ``k >> 3`` at bit
+    ``k & 7``), as uint8 0/1: numpy ``[N, count]`` (or ``[count]``), else ``array.array('B')``
+    rows. numpy: ``np.unpackbits(packed, axis=-1, count=count, bitorder='little')``."""
+    if HAVE_NUMPY and isinstance(packed, np.ndarray):
+        return np.unpackbits(packed, axis=-1, count=count, bitorder="little")
+    if isinstance(packed, list):
+        return [unpack_bits(row, count) for row in packed]
+    out = array.array("B", bytes(count))
+    for k in range(count):
+        if packed[k >> 3] >> (k & 7) & 1:
+            out[k] = 1
+    return out
+
+
+def bit_positions(packed: Any, count: int) -> List[int]:
+    """The positions of the set bits among the first ``count`` bits of one bit-packed row (least
+    significant bit first), ascending."""
+    if HAVE_NUMPY and isinstance(packed, np.ndarray):
+        return np.flatnonzero(np.unpackbits(packed, count=count, bitorder="little")).tolist()
+    out = []
+    for i, byte in enumerate(packed):
+        while byte:
+            low = byte & -byte
+            k = (i << 3) + low.bit_length() - 1
+            if k < count:
+                out.append(k)
+            byte ^= low
+    return out
+
+
+def decode_compact(bits: Any, counts: Any, vector: Any, spec: Any) -> Any:
+    """The float32 observations ``[N, size]`` of a batch of compact ones (``bits``, ``counts``,
+    ``vector``: the batch's arrays, decoded) for the game's ``observation_spec`` (a dict with
+    ``planes``, ``size`` and ``compact``'s ``bit_channels`` and ``count_channels``): exactly the
+    float32 tensor the server writes with ``observations="float32"``. numpy: a numpy array; else a
+    list of ``array.array('f')`` rows."""
+    channels, height, width = spec["planes"]
+    hw = height * width
+    compact = spec["compact"]
+    bit_channels, count_channels = compact["bit_channels"], compact["count_channels"]
+    size = spec["size"]
+    if HAVE_NUMPY and isinstance(bits, np.ndarray):
+        n = bits.shape[0]
+        planes = np.empty((n, channels, hw), dtype=np.float32)
+        planes[:, bit_channels, :] = np.unpackbits(bits, axis=1, count=len(bit_channels) * hw, bitorder="little").reshape(n, len(bit_channels), hw)
+        planes[:, count_channels, :] = counts.reshape(n, len(count_channels), hw)
+        out = np.empty((n, size), dtype=np.float32)
+        out[:, : channels * hw] = planes.reshape(n, channels * hw)
+        out[:, channels * hw:] = vector
+        return out
+    rows = []
+    for b, c, v in zip(bits, counts, vector):
+        row = array.array("f", bytes(4 * size))
+        for k, channel in enumerate(bit_channels):
+            base, start = channel * hw, k * hw
+            for cell in range(hw):
+                bit = start + cell
+                if b[bit >> 3] >> (bit & 7) & 1:
+                    row[base + cell] = 1.0
+        for k, channel in enumerate(count_channels):
+            row[channel * hw:(channel + 1) * hw] = array.array("f", c[k * hw:(k + 1) * hw])
+        row[channels * hw:] = v
+        rows.append(row)
+    return rows

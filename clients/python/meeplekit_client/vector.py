@@ -24,17 +24,28 @@ class VecBatch:
     - ``legal_actions`` (``masks="list"``): per env, the legal action ids ascending (``legal_flat``
       and ``legal_offsets`` are the same as one flat array and ``N + 1`` offsets).
     - ``mask`` (``masks="dense"``): uint8 ``[N, num_distinct_actions]``.
+    - ``mask_bits`` (``masks="packed"``): uint8 ``[N, ceil(num_distinct_actions / 8)]``, the
+      mask bit-packed, least significant bit first (action ``a`` is bit ``a & 7`` of byte
+      ``a >> 3``): ``np.unpackbits(mask_bits, axis=1, count=num_actions, bitorder="little")``
+      (or :meth:`VectorEnv.unpack_masks`).
     - ``rewards`` (float32 ``[N, players]``): the score rewards of the step, for every player.
     - ``done`` (bool ``[N]``): whether the env's game is over after the step. With ``auto_reset``
       that is a game that ended in this step, and the env already stands in a new game, which
       everything else describes; without it, ``done`` stays true once the game is over.
     - ``returns`` (float32 ``[N, players]``): the final scores of the games that ended in this
       step, else 0.
-    - ``observations`` (float32 ``[N, size]``, with ``observations=True``): each env's current
-      player's observation.
+    - ``observations`` (float32 ``[N, size]``, with ``observations=True`` or ``"float32"``):
+      each env's current player's observation.
+    - ``obs_bits``, ``obs_counts``, ``obs_vector`` (with ``observations="compact"``): the same
+      observations in the compact encoding: uint8 ``[N, bit_bytes]`` (the binary channels,
+      bit-packed), uint8 ``[N, count_bytes]`` (the counting channels, a byte per cell), float32
+      ``[N, vector]``; :meth:`VectorEnv.decode_observations` makes the float32 ones of them.
     """
 
-    __slots__ = ("current_player", "legal_actions", "legal_flat", "legal_offsets", "mask", "rewards", "done", "returns", "observations", "raw")
+    __slots__ = (
+        "current_player", "legal_actions", "legal_flat", "legal_offsets", "mask", "mask_bits", "rewards", "done", "returns",
+        "observations", "obs_bits", "obs_counts", "obs_vector", "raw",
+    )
 
     def __init__(self, r: Mapping[str, Any], num_envs: Optional[int] = None, players: Optional[int] = None):
         """Decodes the batch fields of the response ``r``, checking each array's dtype and shape
@@ -55,11 +66,20 @@ class VecBatch:
         else:
             self.legal_flat = self.legal_offsets = self.legal_actions = None
         self.mask = binary(r["mask"], "'mask'", ("uint8",), (n, None)) if "mask" in r else None
+        self.mask_bits = binary(r["mask_bits"], "'mask_bits'", ("uint8",), (n, None)) if "mask_bits" in r else None
         self.rewards = binary(_checks.field(r, "rewards"), "'rewards'", ("float32",), (n, players))
         done = binary(_checks.field(r, "done"), "'done'", ("uint8",), (n,))
         self.done = done.astype(bool) if _arrays.HAVE_NUMPY else [bool(d) for d in done]
         self.returns = binary(_checks.field(r, "returns"), "'returns'", ("float32",), (n, players))
         self.observations = binary(r["observations"], "'observations'", ("float32",), (n, None)) if "observations" in r else None
+        compact = r.get("compact_observations")
+        if compact is not None:
+            compact = _checks.as_dict(compact, "'compact_observations'")
+            self.obs_bits = binary(_checks.field(compact, "bits"), "'compact_observations.bits'", ("uint8",), (n, None))
+            self.obs_counts = binary(_checks.field(compact, "counts"), "'compact_observations.counts'", ("uint8",), (n, None))
+            self.obs_vector = binary(_checks.field(compact, "vector"), "'compact_observations.vector'", ("float32",), (n, None))
+        else:
+            self.obs_bits = self.obs_counts = self.obs_vector = None
 
     def __len__(self) -> int:
         return len(self.current_player)
@@ -74,8 +94,13 @@ class VectorEnv:
     ``game`` is a game name (with ``expansions``, ``players`` and ``options`` as for
     :func:`load_game`) or a :class:`Game`. Chance is resolved inside the server from ``seed``
     (reproducible). ``auto_reset`` starts a new game in an env as soon as one ends.
-    ``observations=True`` sends each env's observation with every batch; ``masks`` is ``"list"``
-    (legal action ids per env), ``"dense"`` (a mask per env) or ``"none"``."""
+    ``observations`` sends each env's observation with every batch: ``True`` or ``"float32"``
+    (the float32 tensor), ``"compact"`` (the same, binary channels as bits and counting channels
+    as bytes: 10.6 KB instead of 142 KB for classic), ``False`` or ``"none"``. ``masks`` is
+    ``"list"`` (legal action ids per env), ``"packed"`` (a bit per action), ``"dense"`` (a byte
+    per action) or ``"none"``."""
+
+    _OBSERVATIONS = {True: "float32", False: "none", "float32": "float32", "compact": "compact", "none": "none"}
 
     def __init__(
         self,
@@ -91,8 +116,10 @@ class VectorEnv:
         masks: str = "list",
         server: Optional[Server] = None,
     ):
-        if masks not in ("list", "dense", "none"):
-            raise ValueError("masks must be 'list', 'dense' or 'none'")
+        if masks not in ("list", "dense", "packed", "none"):
+            raise ValueError("masks must be 'list', 'packed', 'dense' or 'none'")
+        if not isinstance(observations, (bool, str)) or observations not in self._OBSERVATIONS:
+            raise ValueError(f"observations must be True, False, 'float32', 'compact' or 'none', got {observations!r}")
         num_envs = _checks.index(num_envs, "num_envs")
         seed = _seed(seed)
         self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)
@@ -100,13 +127,15 @@ class VectorEnv:
         self.num_envs = num_envs
         self.masks = masks
         self.auto_reset = auto_reset
+        self.observations: str = self._OBSERVATIONS[observations]
+        """Which observations batches carry: ``"float32"``, ``"compact"`` or ``"none"``."""
         r = self.server.request(
             "vec_make",
             game_id=self.game.id,
             num_envs=self.num_envs,
             seed=seed,
             auto_reset=bool(auto_reset),
-            observations=bool(observations),
+            observations=self.observations,
             masks=masks,
         )
         self.id: str = _checks.str_field(r, "env_id")
@@ -126,6 +155,23 @@ class VectorEnv:
     @property
     def num_actions(self) -> int:
         return self.game.num_distinct_actions()
+
+    def decode_observations(self, batch: Optional[VecBatch] = None) -> Any:
+        """The float32 observations ``[N, size]`` of ``batch`` (default: the last one): its
+        ``observations`` as they are, or its compact ones decoded (exactly the float32 tensor).
+        None when the batch carries none."""
+        batch = batch if batch is not None else self.last
+        if batch.observations is not None or batch.obs_bits is None:
+            return batch.observations
+        return _arrays.decode_compact(batch.obs_bits, batch.obs_counts, batch.obs_vector, self.game.observation_spec)
+
+    def unpack_masks(self, batch: Optional[VecBatch] = None) -> Any:
+        """The dense masks (uint8 ``[N, num_actions]``) of ``batch``'s packed ones (default: the
+        last batch); its ``mask`` when it has dense ones."""
+        batch = batch if batch is not None else self.last
+        if batch.mask_bits is None:
+            return batch.mask
+        return _arrays.unpack_bits(batch.mask_bits, self.num_actions)
 
     def reset(self, seed: Any = None) -> VecBatch:
         """Starts every env anew (from ``seed`` when given) and returns the batch. The first call
@@ -200,6 +246,19 @@ class VectorEnv:
                 pick = offsets[:-1] + np.floor(gen.random(n) * counts).astype(np.int64)
                 out[has] = flat[pick[has]]
                 return out
+            if batch.mask_bits is not None:
+                # The set bits of every row at once: the non-zero bytes, then their bits.
+                mb = batch.mask_bits
+                rows, cols = np.nonzero(mb)
+                bits = np.unpackbits(mb[rows, cols][:, None], axis=1, bitorder="little")
+                k, b = np.nonzero(bits)
+                env, action = rows[k], cols[k].astype(np.int64) * 8 + b
+                counts = np.bincount(env, minlength=n)
+                offsets = np.concatenate(([0], np.cumsum(counts)))
+                has = counts > 0
+                pick = offsets[:-1] + np.floor(gen.random(n) * counts).astype(np.int64)
+                out[has] = action[pick[has]]
+                return out
             if batch.mask is not None:
                 for i in range(n):
                     legal = np.flatnonzero(batch.mask[i])
@@ -211,13 +270,19 @@ class VectorEnv:
             if batch.legal_offsets is not None:
                 offs, flat = batch.legal_offsets, batch.legal_flat
                 return [flat[offs[i] + r.randrange(offs[i + 1] - offs[i])] if offs[i + 1] > offs[i] else -1 for i in range(n)]
+            if batch.mask_bits is not None:
+                out_list = []
+                for row in batch.mask_bits:
+                    legal = _arrays.bit_positions(row, self.num_actions)
+                    out_list.append(legal[r.randrange(len(legal))] if legal else -1)
+                return out_list
             if batch.mask is not None:
                 out_list = []
                 for row in batch.mask:
                     legal = [i for i, m in enumerate(row) if m]
                     out_list.append(legal[r.randrange(len(legal))] if legal else -1)
                 return out_list
-        raise ValueError("random_actions needs masks='list' or 'dense'")
+        raise ValueError("random_actions needs masks='list', 'packed' or 'dense'")
 
     def close(self) -> None:
         """Frees the envs on the server (the server stays up)."""

@@ -1,0 +1,58 @@
+"""Compact observations and packed masks: they decode to the float32 observations and the dense
+masks of the same games."""
+
+from __future__ import annotations
+
+import random
+import unittest
+
+from _support import ServerTestCase
+
+from meeplekit_client import HAVE_NUMPY, MeepleError, VectorEnv
+
+
+def rows(x):
+    return [[float(v) for v in r] for r in x]
+
+
+class CompactTest(ServerTestCase):
+    def test_compact_decodes_to_float32_and_packed_to_dense(self):
+        n = 3
+        with VectorEnv(n, self.game, seed="c", observations="compact", masks="packed") as compact, VectorEnv(
+            n, self.game, seed="c", observations=True, masks="dense"
+        ) as full:
+            self.assertEqual(compact.observations, "compact")
+            self.assertEqual(full.observations, "float32")
+            a, b = compact.reset(), full.reset()
+            self.assertIsNone(a.observations)
+            self.assertIsNone(a.mask)
+            rng = random.Random(3)
+            for _ in range(12):
+                decoded = compact.decode_observations(a)
+                if HAVE_NUMPY:
+                    self.assertEqual(decoded.dtype.name, "float32")
+                    self.assertEqual(decoded.shape, b.observations.shape)
+                    self.assertTrue((decoded == b.observations).all())
+                    self.assertTrue((compact.unpack_masks(a) == b.mask).all())
+                else:
+                    self.assertEqual(rows(decoded), rows(b.observations))
+                    self.assertEqual([list(r) for r in compact.unpack_masks(a)], [list(r) for r in b.mask])
+                self.assertIs(full.decode_observations(b), b.observations)
+                actions = compact.random_actions(a, rng)
+                for i in range(n):
+                    self.assertEqual(b.mask[i][int(actions[i])], 1)
+                a, b = compact.step(actions), full.step(actions)
+
+    def test_choices_checked(self):
+        with self.assertRaises(ValueError):
+            VectorEnv(2, self.game, observations="entity")
+        with self.assertRaises(ValueError):
+            VectorEnv(2, self.game, masks="bits")
+        # The server refuses an unknown kind with its own code.
+        with self.assertRaises(MeepleError) as e:
+            self.server.request("vec_make", game_id=self.game.id, num_envs=2, seed=1, observations="entity")
+        self.assertEqual(e.exception.code, "protocol/request")
+
+
+if __name__ == "__main__":
+    unittest.main()
