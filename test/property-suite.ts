@@ -1,8 +1,8 @@
 /**
  * The random-simulation properties (style.md, point 12) as one suite that every ruleset runs:
  * test/properties.test.ts runs it for classic, The Castle and the smaller subsets of expansions,
- * test/properties-combos.test.ts for the larger subsets (two files, so that two test workers share
- * them).
+ * test/properties-combos.test.ts and test/properties-combos-second-half.test.ts for the larger
+ * subsets, half each (three files, so that two test workers share them).
  *
  * Every playthrough is generated from `{ seed, players, choices }`: move i is
  * `legalMoves[choices[i] % n]`, and once the choices run out the game is finished with the fixed
@@ -38,7 +38,7 @@ import {
   type PlacedTile,
   type Simulator,
 } from '../src/index.js';
-import { byDepth } from './depth.js';
+import { byDepth, FULL } from './depth.js';
 import { canon } from './helpers.js';
 import { createRuleset, type Ruleset } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
@@ -817,4 +817,20 @@ export function expansionSubsets(): { readonly chosen: readonly string[]; readon
     out.push({ chosen, created: createRuleset({ game: 'classic', expansions: chosen.map((id) => CLI_EXPANSIONS[id]!({ riverSet })) }) });
   }
   return out;
+}
+
+/**
+ * The suite, lighter per ruleset, for half of the subsets of three or more expansions (`half` 0:
+ * the 1st, 3rd, ... of them in `expansionSubsets`' order; 1: the 2nd, 4th, ...). The fast tier
+ * (test/depth.ts) runs only all six expansions together, where every module meets every other (in
+ * whichever half holds it).
+ */
+export function largeSubsetSuites(half: 0 | 1): void {
+  const subsets = expansionSubsets();
+  const large = subsets.filter(({ chosen, created }) => chosen.length >= 3 && created.ok);
+  const all = large.at(-1)!;
+  large.forEach(({ chosen, created }, i) => {
+    if (i % 2 !== half || !created.ok || (!FULL && chosen.length < all.chosen.length)) return;
+    propertySuite(created.value, byDepth({ runs: 0.08, games: 4, players: [2, 4] }, { runs: 0.05, games: 1, players: [2, 4] }));
+  });
 }
