@@ -11,6 +11,12 @@
   at a level from 1 to 5, to evaluate an agent against (:class:`BotMove`; ``analyse``:
   :class:`Analysis`).
 - :class:`MeepleError`: every error, with the server's stable ``code``.
+
+Modules for other libraries, each needing an extra of the package (``import meeplekit_client``
+never does): ``meeplekit_client.pettingzoo`` (``[pettingzoo]``: ``env()``/``raw_env()``, a
+``pettingzoo.AECEnv``), ``meeplekit_client.gymnasium`` (``[gymnasium]``: a Gymnasium vector
+environment and a single one) and ``meeplekit_client.openspiel`` (``[openspiel]``:
+``register()`` with ``pyspiel.register_game``).
 """
 
 from ._arrays import HAVE_NUMPY
@@ -18,7 +24,7 @@ from .aec import AECEnv
 from .bots import Analysis, BotMove, Candidate
 from .errors import MeepleError, ServerError
 from .server import DEFAULT_COMMAND, PROTOCOL, Server, close_default_server, default_server, resolve_command
-from .spiel import CHANCE_PLAYER, TERMINAL_PLAYER, Game, State, fetch, free, load_game
+from .spiel import CHANCE_PLAYER, TERMINAL_PLAYER, Game, GameType, State, fetch, free, load_game
 from .vector import VecBatch, VectorEnv
 
 __version__ = "0.1.0"
@@ -31,6 +37,7 @@ __all__ = [
     "Candidate",
     "DEFAULT_COMMAND",
     "Game",
+    "GameType",
     "HAVE_NUMPY",
     "MeepleError",
     "PROTOCOL",
