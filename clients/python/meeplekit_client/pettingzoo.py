@@ -32,9 +32,9 @@ from typing import Any, Dict, Optional
 from . import _extras
 from .aec import AECEnv as _AECEnv
 
-np, _gymnasium, _spaces, _pettingzoo, _wrappers = _extras.require(
-    "pettingzoo", "numpy", "gymnasium", "gymnasium.spaces", "pettingzoo", "pettingzoo.utils.wrappers"
-)
+np, _gymnasium, _pettingzoo, _wrappers = _extras.require("pettingzoo", "numpy", "gymnasium", "pettingzoo", "pettingzoo.utils.wrappers")
+
+from .gymnasium import single_spaces  # noqa: E402  (the same spaces as the Gymnasium environments)
 
 __all__ = ["env", "raw_env"]
 
@@ -50,18 +50,10 @@ class raw_env(_AECEnv, _pettingzoo.AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         _AECEnv.__init__(self, game, render_mode=render_mode, **kwargs)
-        size = self.game.observation_tensor_size()
-        n = self.game.num_distinct_actions()
-        self.observation_spaces = {
-            a: _spaces.Dict(
-                {
-                    "observation": _spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
-                    "action_mask": _spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self.action_spaces = {a: _spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = {}
+        self.action_spaces = {}
+        for a in self.possible_agents:
+            self.observation_spaces[a], self.action_spaces[a] = single_spaces(self.game)
 
     def _seed_spaces(self, seed: str) -> None:
         for i, a in enumerate(self.possible_agents):

@@ -20,14 +20,19 @@ from meeplekit_client import CHANCE_PLAYER, TERMINAL_PLAYER, load_game
 from meeplekit_client.spiel import GameType
 
 
+def sample_chance(state, rng):
+    """A chance outcome of ``state`` drawn by its probability."""
+    outcomes, probs = zip(*state.chance_outcomes())
+    return rng.choices(outcomes, probs)[0]
+
+
 def play(state, n, rng):
     """Applies ``n`` actions, random legal ones and chance outcomes by their probabilities."""
     for _ in range(n):
         if state.is_terminal():
             break
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
+            state.apply_action(sample_chance(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return state
@@ -77,8 +82,7 @@ class GameContractTest(ServerTestCase):
         applied, rewards = [], [0.0, 0.0]
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                action = rng.choices(outcomes, probs)[0]
+                action = sample_chance(state, rng)
             else:
                 player = state.current_player()
                 self.assertEqual(state.legal_actions(1 - player), [])
@@ -126,8 +130,7 @@ class InformationStateTest(ServerTestCase):
         b = self.game.new_initial_state(seed="secret-seed-b")
         for _ in range(23):
             if a.is_chance_node():
-                outcomes, probs = zip(*a.chance_outcomes())
-                action = rng.choices(outcomes, probs)[0]
+                action = sample_chance(a, rng)
             else:
                 action = rng.choice(a.legal_actions())
             a.apply_action(action)
@@ -198,8 +201,7 @@ def ismcts(root, iterations, rng, depth=6):
             if state.is_terminal():
                 break
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
+                state.apply_action(sample_chance(state, rng))
                 continue
             key = state.information_state_string()
             node = tree.get(key)
@@ -350,8 +352,7 @@ class RegisterTest(ServerTestCase):
         observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
+                state.apply_action(sample_chance(state, rng))
                 continue
             p = state.current_player()
             if len(state.history()) == 30:
