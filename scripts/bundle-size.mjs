@@ -106,7 +106,9 @@ console.log(Object.keys(meeplekit).length, meeplekit.createRuleset({ game: 'clas
   {
     entry: './render',
     name: 'classic with pictures',
-    budget: 30_100,
+    // 30,100 until boards were drawn from public views too (issue 30): rebuilding and checking a
+    // view's board took it to 30,348 B.
+    budget: 31_000,
     absent: allBut('render'),
     code: `import { createRuleset, newGame } from 'meeplekit';
 import { renderBoard } from 'meeplekit/render';

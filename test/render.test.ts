@@ -6,7 +6,7 @@
  * checked, with a clear error and nothing drawn.
  */
 import { describe, expect, it } from 'vitest';
-import { createRuleset, featureAt, legalMoves, newGame, applyMove, observe, type GameState, type Ruleset, type Expansion } from '../src/index.js';
+import { createRuleset, featureAt, legalMoves, newGame, applyMove, observe, publicView, type Cell, type GameState, type PublicView, type Ruleset, type Expansion } from '../src/index.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
@@ -203,6 +203,75 @@ describe('what the board shows', () => {
     const f1 = must(renderFollower(1));
     expectSound(f1);
     expect(f1).not.toBe(f0.replace('Player 1', 'Player 2'));
+  });
+});
+
+describe('drawn from a public view: the same picture as from the state', () => {
+  const GAMES: readonly [string, () => Ruleset, number][] = [
+    ['classic', () => rules('classic'), 3],
+    ['The Castle', () => rules('castle'), 2],
+    ['the River', () => rules('classic', [river({ set: 'both' })]), 2],
+    ['the King and the Robber Baron', () => rules('classic', [kingRobber()]), 3],
+    ['the Shrines', () => rules('classic', [shrines()]), 2],
+    ['the Count', () => rules('classic', [count()]), 4],
+    ['the Tower', () => rules('classic', [tower()]), 3],
+    ['the Princess and the Dragon', () => rules('classic', [princessDragon()]), 3],
+    ['all six expansions', () => rules('classic', [river(), kingRobber(), shrines(), count(), tower(), princessDragon()]), 5],
+  ];
+  for (const [name, make, players] of GAMES) {
+    it(`${name}: a spectator's and a player's public view draw what the state draws`, () => {
+      const r = make();
+      const all = positions(r, players, `view-${name}`);
+      all.forEach((s, i) => {
+        // Every position near the end (most pieces on the board), every fifth before.
+        if (i % 5 !== 0 && i < all.length - 6) return;
+        const fromState = must(renderBoard(r, s, { coordinates: true }));
+        const spectator = must(publicView(r, s, null));
+        expect(must(renderBoard(r, spectator, { coordinates: true })), `position ${i}`).toBe(fromState);
+        const player = must(publicView(r, s, i % players));
+        expect(must(renderBoard(r, player, { coordinates: true })), `position ${i}`).toBe(fromState);
+        // A view that went through the network.
+        expect(must(renderBoard(r, JSON.parse(JSON.stringify(spectator)) as PublicView, { coordinates: true }))).toBe(fromState);
+        // A highlighted feature is the whole connected feature the rules know.
+        const f = s.followers[s.followers.length - 1];
+        if (f !== undefined) {
+          const t = s.tiles[f.tile]!;
+          const highlightFeature = { x: t.x, y: t.y, feature: r.tiles[t.kind]!.def.features[f.local]!.id };
+          expect(must(renderBoard(r, spectator, { highlightFeature }))).toBe(must(renderBoard(r, s, { highlightFeature })));
+        }
+      });
+      if (r.game.game === 'castle') {
+        // Keeps were placed and drawn, from the view's cell-and-feature names.
+        expect(must(renderBoard(r, must(publicView(r, all[all.length - 1]!, null))))).toContain('class="keep"');
+      }
+    });
+  }
+
+  it('refuses a malformed view with a code, and never needs a hidden field', () => {
+    const r = rules('castle');
+    const s = positions(r, 2, 'view-bad', 40).pop()!;
+    const view = must(publicView(r, s, 0));
+    const code = (x: { ok: boolean; error?: { code: string } }): string | undefined => (x.ok ? undefined : x.error!.code);
+    const bad = (f: (x: Record<string, unknown>) => void): string | undefined => {
+      const copy = JSON.parse(JSON.stringify(view)) as Record<string, unknown>;
+      f(copy);
+      return code(renderBoard(r, copy as never));
+    };
+    expect(bad(() => undefined)).toBeUndefined();
+    // The view holds no seed and no generator: it draws all the same.
+    expect(Object.hasOwn(view, 'seed') || Object.hasOwn(view, 'rng')).toBe(false);
+    expect(bad((x) => ((x['tiles'] as { tile: string }[])[8]!.tile = 'ZZ'))).toBe('render/malformed-state');
+    expect(bad((x) => ((x['tiles'] as { rotation: number }[])[8]!.rotation = 5))).toBe('render/malformed-state');
+    expect(bad((x) => (x['tiles'] as unknown[]).push((x['tiles'] as unknown[])[8]))).toBe('render/malformed-state');
+    expect(bad((x) => (x['followers'] = [{ player: 0, x: 99, y: 99, feature: 'c1' }]))).toBe('render/malformed-state');
+    expect(bad((x) => (x['followers'] = [{ player: 0, x: (x['tiles'] as Cell[])[8]!.x, y: (x['tiles'] as Cell[])[8]!.y, feature: 'zz' }]))).toBe('render/malformed-state');
+    expect(bad((x) => (x['followers'] = [{ player: 7, x: (x['tiles'] as Cell[])[8]!.x, y: (x['tiles'] as Cell[])[8]!.y, feature: 'c1' }]))).toBe('render/malformed-state');
+    expect(bad((x) => (x['scores'] = [1]))).toBe('render/malformed-state');
+    expect(bad((x) => (x['version'] = 99))).toBe('render/malformed-state');
+    expect(bad((x) => delete x['step'])).toBe('render/malformed-state');
+    expect(bad((x) => ((x['modules'] as Record<string, unknown>)['castle'] = { wall: 'x' }))).toBe('render/malformed-state');
+    expect(bad((x) => ((x['modules'] as { castle: { keep: unknown[] } }).castle.keep = [{ x: 99, y: 99, feature: 'c1', tiles: 2 }, null]))).toBe('render/malformed-state');
+    expect(bad((x) => (x['ruleset'] = 'classic'))).toBe('state/ruleset-mismatch');
   });
 });
 

@@ -26,12 +26,14 @@ import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView } from '../core/state.js';
+import type { PublicView } from '../core/engine/view.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { boardSvg } from './board.js';
 import { allTileIds, artOf, symbolId, tileDefs } from './catalogue.js';
 import { meeple } from './glyphs.js';
 import { checkOptions, type BoardRenderOptions, type TileRenderOptions } from './options.js';
 import { playerStyle } from './palette.js';
+import { looksLikePublicView, sceneOfView } from './from-view.js';
 import { checkState } from './state-check.js';
 import { esc, num } from './svg.js';
 import { tileBody } from './tile.js';
@@ -79,19 +81,36 @@ export function renderTile(rules: Ruleset, tileId: string, rotation: Rotation = 
 /**
  * A board as an SVG picture: every tile in place, followers on their features in their
  * player's colour and mark, each module's pieces, and (by default) a legend with the scores and
- * the step. Takes a state or a player's view (`observe`), so a client can draw what it holds.
+ * the step. Takes what a client holds: a {@link PublicView} (`publicView`, for a player or a
+ * spectator, kept up to date with `applyViewDelta`), a player's observation (`observe`) or a
+ * whole state. The same board gives the same picture from any of them: a view carries all a
+ * picture reads (the renderer rebuilds the feature graph from its tiles), and nothing hidden.
  *
- * Errors: `state/ruleset-mismatch`, `render/malformed-state`, `render/bad-options`.
+ * Errors: `state/ruleset-mismatch`, `render/malformed-state` (a state, observation or view whose
+ * tiles, followers, feature graph or module parts cannot be drawn, or a view of another
+ * `PUBLIC_VIEW_VERSION`), `render/bad-options`.
  */
-export function renderBoard(rules: Ruleset, state: Immutable<GameState> | Immutable<GameView>, options?: BoardRenderOptions): Result<string, MeepleError> {
-  const checked = checkState(rules, state);
-  if (!checked.ok) return checked;
+export function renderBoard(
+  rules: Ruleset,
+  state: Immutable<GameState> | Immutable<GameView> | Immutable<PublicView>,
+  options?: BoardRenderOptions,
+): Result<string, MeepleError> {
+  let scene: Immutable<GameView>;
+  if (looksLikePublicView(state)) {
+    const made = sceneOfView(rules, state);
+    if (!made.ok) return made;
+    scene = made.value;
+  } else {
+    const checked = checkState(rules, state);
+    if (!checked.ok) return checked;
+    scene = state as Immutable<GameView>;
+  }
   const o = checkOptions(options, true);
   if (!o.ok) return o;
   const used: string[] = [];
-  for (const t of state.tiles) if (!used.includes(t.id)) used.push(t.id);
+  for (const t of scene.tiles) if (!used.includes(t.id)) used.push(t.id);
   const defs = o.value.symbols === 'inline' ? tileDefs(rules, used, o.value.palette) : '';
-  return ok(boardSvg(rules, state as Immutable<GameView>, o.value, defs));
+  return ok(boardSvg(rules, scene, o.value, defs));
 }
 
 /**
