@@ -97,3 +97,111 @@ describe('serve: compact observations and packed masks', () => {
     expect(c.refused({ op: 'vec_make', game_id: g['game_id'], num_envs: 2, seed: 1, masks: 'bits' }, 'protocol/request').message).toContain('"packed"');
   });
 });
+
+describe('serve: binary frames', () => {
+  /** The arrays of a framed response, decoded as their JSON form would be: `{dtype, shape, b64}` objects back in place of `{dtype, shape, frame}`. */
+  function unframe(line: string, frames: readonly Uint8Array[]): Response {
+    const r = JSON.parse(line) as Response;
+    const lengths = r['frames'] as number[];
+    expect(lengths).toEqual(frames.map((f) => f.byteLength));
+    delete r['frames'];
+    const visit = (o: Record<string, unknown>): void => {
+      for (const [k, v] of Object.entries(o)) {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+        const a = v as Record<string, unknown>;
+        if (typeof a['frame'] === 'number') {
+          const f = frames[a['frame']]!;
+          o[k] = { dtype: a['dtype'], shape: a['shape'], b64: Buffer.from(f.buffer, f.byteOffset, f.byteLength).toString('base64') };
+        } else visit(a);
+      }
+    };
+    visit(r);
+    return r;
+  }
+
+  test('after hello with binary, every array of a response is a frame after its line, the same bytes as the base64 of a session without', () => {
+    const framed = new Client();
+    const plain = new Client();
+    expect(framed.hello['capabilities']).toEqual(['binary-frames', 'compact-observations', 'packed-masks']);
+    expect(framed.ok({ op: 'hello', binary: true })).toMatchObject({ protocol: 1, binary: true, capabilities: ['binary-frames', 'compact-observations', 'packed-masks'] });
+    expect(framed.session.frames!()).toEqual([]);
+    const requests: Record<string, unknown>[] = [
+      { op: 'make_game', game: 'classic', players: 2 },
+      { op: 'vec_make', game_id: 'g1', num_envs: 3, seed: 'frames', observations: 'compact', masks: 'packed' },
+      { op: 'new_state', game_id: 'g1', seed: 'frames' },
+      { op: 'observation_tensor', state_id: 's2', player: 0 },
+      { op: 'vec_step', env_id: 'v1', actions: [-1, -1, -1] }, // refused: no frames
+    ];
+    let id = 100;
+    for (const req of requests) {
+      const line = JSON.stringify({ id: ++id, ...req });
+      const a = framed.session.handle(line);
+      const frames = framed.session.frames!();
+      const b = JSON.parse(plain.session.handle(line)) as Response;
+      if (frames.length === 0) {
+        expect(a).not.toContain('"frames"');
+        expect(JSON.parse(a)).toEqual(b);
+      } else expect(unframe(a, frames)).toEqual(b);
+    }
+    // JSON again after hello without binary.
+    framed.ok({ op: 'hello', binary: false });
+    const r = framed.ok({ op: 'vec_reset', env_id: 'v1' });
+    expect(framed.session.frames!()).toEqual([]);
+    expect((r['current_player'] as Record<string, unknown>)['b64']).toBeTypeOf('string');
+    framed.refused({ op: 'hello', binary: 'yes' }, 'protocol/request');
+  });
+
+  test('over a stream: the line, then the frames\' bytes, copied (the next step does not change what was written)', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { runSession } = await import('../src/serve/transport.js');
+    const { createSession } = await import('../src/serve/session.js');
+    const { TEST_CONFIG } = await import('./serve-helpers.js');
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const chunks: Buffer[] = [];
+    output.on('data', (c: Buffer) => chunks.push(c));
+    const ended = new Promise<void>((resolve) => runSession(input, output, createSession(TEST_CONFIG), resolve));
+    const lines = [
+      { id: 1, op: 'hello', binary: true },
+      { id: 2, op: 'make_game', game: 'classic', players: 2 },
+      { id: 3, op: 'vec_make', game_id: 'g1', num_envs: 2, seed: 'stream', observations: 'compact', masks: 'list' },
+      { id: 4, op: 'vec_step', env_id: 'v1', actions: [0, 0] },
+    ];
+    // The first legal action of each env is only known from the batch: step with what vec_make lists.
+    input.write(lines.slice(0, 3).map((l) => `${JSON.stringify(l)}\n`).join(''));
+    await new Promise((r) => setTimeout(r, 50));
+    let all = Buffer.concat(chunks);
+    const read = (from: number): { r: Response; frames: Buffer[]; end: number } => {
+      const nl = all.indexOf(10, from);
+      const r = JSON.parse(all.toString('utf8', from, nl)) as Response;
+      let at = nl + 1;
+      const frames = ((r['frames'] as number[] | undefined) ?? []).map((n) => {
+        const f = all.subarray(at, at + n);
+        at += n;
+        return f;
+      });
+      return { r, frames, end: at };
+    };
+    let at = all.indexOf(10) + 1; // the hello line
+    const responses = [];
+    for (let k = 0; k < 3; k++) {
+      const x = read(at);
+      responses.push(x);
+      at = x.end;
+    }
+    expect(at).toBe(all.length);
+    const made = responses[2]!;
+    const legal = made.r['legal'] as { actions: { frame: number }; offsets: { frame: number } };
+    const list = new Int32Array(new Uint8Array(made.frames[legal.actions.frame]!).buffer);
+    const offsets = new Int32Array(new Uint8Array(made.frames[legal.offsets.frame]!).buffer);
+    const before = Buffer.from(all.subarray(0, at));
+    input.end(`${JSON.stringify({ ...lines[3], actions: [list[offsets[0]!]!, list[offsets[1]!]!] })}\n`);
+    await ended;
+    all = Buffer.concat(chunks);
+    expect(all.subarray(0, at).equals(before)).toBe(true);
+    const stepped = read(at);
+    expect(stepped.r.ok).toBe(true);
+    expect(stepped.end).toBe(all.length);
+    expect(Object.keys(stepped.r['compact_observations'] as object)).toEqual(['bits', 'counts', 'vector']);
+  });
+});

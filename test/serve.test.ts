@@ -64,17 +64,17 @@ describe('serve: binary arrays', () => {
 
 describe('serve: hello, info, make_game', () => {
   test('the hello line names the protocol and the version', () => {
-    expect(new Client().hello).toEqual({ hello: 'meeplekit', protocol: 1, version: 'test' });
+    expect(new Client().hello).toEqual({ hello: 'meeplekit', protocol: 1, version: 'test', capabilities: ['binary-frames', 'compact-observations', 'packed-masks'] });
   });
 
   test('info lists the games, the expansions, every op and the limits', () => {
     const r = new Client().ok({ op: 'info', protocol: 1 });
-    expect(r).toMatchObject({ protocol: 1, version: 'test', games: ['classic', 'castle'], limits: LIMITS });
+    expect(r).toMatchObject({ protocol: 1, version: 'test', capabilities: ['binary-frames', 'compact-observations', 'packed-masks'], games: ['classic', 'castle'], limits: LIMITS });
     expect(r['expansions']).toEqual(Object.keys(TEST_CONFIG.expansions));
     expect(r['ops']).toEqual(
       [
-        'action_to_string', 'analyse', 'apply_action', 'bot', 'chance_outcomes', 'clone', 'delete', 'deserialize', 'determinize', 'info',
-        'legal_actions_mask', 'make_game', 'new_state', 'observation_tensor', 'returns', 'rewards', 'serialize', 'state',
+        'action_to_string', 'analyse', 'apply_action', 'bot', 'chance_outcomes', 'clone', 'delete', 'deserialize', 'determinize', 'hello',
+        'info', 'legal_actions_mask', 'make_game', 'new_state', 'observation_tensor', 'returns', 'rewards', 'serialize', 'state',
         'state_to_string', 'stats', 'vec_close', 'vec_make', 'vec_reset', 'vec_step',
       ],
     );

@@ -74,8 +74,19 @@ export class BinaryArray {
  * base64 is put in as it is rather than scanned for characters to escape (it has none), which for
  * arrays of megabytes is most of the cost of a response. Binary arrays may stand as values of
  * plain objects (nested too); anything else is written by `JSON.stringify`.
+ *
+ * With `frames` (a connection that asked for binary frames: docs/protocol.md, "Binary frames"),
+ * each binary array is written as `{"dtype","shape","frame":k}` instead, its little-endian bytes
+ * pushed onto `frames` as frame k, and the response ends with `"frames":[<byte length of each>]`.
  */
-export function stringifyResponse(value: Readonly<Record<string, unknown>>): string {
+export function stringifyResponse(value: Readonly<Record<string, unknown>>, frames?: Uint8Array[]): string {
+  const body = stringifyObject(value, frames);
+  if (frames === undefined || frames.length === 0) return body;
+  return `${body.slice(0, -1)},"frames":[${frames.map((f) => f.byteLength).join(',')}]}`;
+}
+
+/** {@link stringifyResponse} of one object (nested objects included). */
+function stringifyObject(value: Readonly<Record<string, unknown>>, frames: Uint8Array[] | undefined): string {
   let out = '{';
   let first = true;
   for (const key of Object.keys(value)) {
@@ -84,9 +95,12 @@ export function stringifyResponse(value: Readonly<Record<string, unknown>>): str
     out += `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
     if (v instanceof BinaryArray) {
-      out += `{"dtype":"${v.dtype}","shape":${JSON.stringify(v.shape)},"b64":"${littleEndianBytes(v.data).toString('base64')}"}`;
+      if (frames !== undefined) {
+        out += `{"dtype":"${v.dtype}","shape":${JSON.stringify(v.shape)},"frame":${frames.length}}`;
+        frames.push(littleEndianBytes(v.data));
+      } else out += `{"dtype":"${v.dtype}","shape":${JSON.stringify(v.shape)},"b64":"${littleEndianBytes(v.data).toString('base64')}"}`;
     } else if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype) {
-      out += stringifyResponse(v as Record<string, unknown>);
+      out += stringifyObject(v as Record<string, unknown>, frames);
     } else out += JSON.stringify(v);
   }
   return `${out}}`;

@@ -10,7 +10,7 @@ import type { Ruleset, RulesetOptions } from '../core/ruleset.js';
 import { err, ok } from '../core/result.js';
 import { gameInfo, observationSpec, type GameInfo, type ObservationSpec } from '../ai/index.js';
 import type { Op } from './registry.js';
-import { intField, LIMITS, MEMORY_ESTIMATE, PROTOCOL_VERSION, refuse, show, stringField, type Checked, type Request, type ServeLimits } from './request.js';
+import { intField, LIMITS, MEMORY_ESTIMATE, PROTOCOL_VERSION, refuse, SERVE_CAPABILITIES, show, stringField, type Checked, type Request, type ServeLimits } from './request.js';
 
 /** Options of one module (a game or an expansion), as a request gives them. */
 export type ModuleOptions = Readonly<Record<string, unknown>>;
@@ -60,7 +60,7 @@ export interface GameEntry {
 
 /** The `info` response: protocol and package versions, the games and expansions, the limits. */
 export function infoResponse(config: ServeConfig, ops: readonly string[]): Record<string, unknown> {
-  return { protocol: PROTOCOL_VERSION, version: config.version, games: Object.keys(config.games), expansions: Object.keys(config.expansions), ops, limits: serveLimits(config) };
+  return { protocol: PROTOCOL_VERSION, version: config.version, capabilities: SERVE_CAPABILITIES, games: Object.keys(config.games), expansions: Object.keys(config.expansions), ops, limits: serveLimits(config) };
 }
 
 function isOptions(v: unknown): v is ModuleOptions {

@@ -8,6 +8,13 @@ import { err, ok, type Result } from '../core/result.js';
 export const PROTOCOL_VERSION = 1;
 
 /**
+ * What this server offers beyond the first version of protocol 1, in the hello line and `info`:
+ * `binary-frames` (the `hello` op's `binary`: arrays as raw bytes after the response line),
+ * `compact-observations` (`vec_make`'s `observations: "compact"`), `packed-masks` (`masks: "packed"`).
+ */
+export const SERVE_CAPABILITIES: readonly string[] = ['binary-frames', 'compact-observations', 'packed-masks'];
+
+/**
  * Error codes of the protocol itself (the library's own codes, `options/players`,
  * `state/tampered`, ..., pass through unchanged where the library refused something).
  */

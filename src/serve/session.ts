@@ -7,7 +7,7 @@ import { ok } from '../core/result.js';
 import { stringifyResponse } from './codec.js';
 import { gameOps, infoResponse, serveLimits, type ServeConfig } from './games.js';
 import { createRegistry, type Handle, type Handles, type Op, type ServerLoad } from './registry.js';
-import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, show, type Checked, type ServeError } from './request.js';
+import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, SERVE_CAPABILITIES, show, type Checked, type ServeError } from './request.js';
 import { STATE_OPS } from './states.js';
 import { BOT_OPS } from './bot.js';
 import { VECTOR_OPS } from './vector.js';
@@ -23,8 +23,16 @@ interface OpStats {
 
 /** One connection of the serve protocol. */
 export interface Session {
-  /** The first line the server writes: `{"hello":"meeplekit","protocol":1,"version":...}`. */
+  /** The first line the server writes: `{"hello":"meeplekit","protocol":1,"version":...,"capabilities":[...]}`. */
   readonly hello: string;
+  /**
+   * The binary frames that follow the response line last returned (by {@link Session.handle},
+   * {@link Session.answer}'s line or promise, or {@link Session.oversized}), in order: empty
+   * unless the connection asked for binary frames (the `hello` op) and the response carries
+   * arrays. Views of the session's buffers: write (or copy) them before the next request. Optional:
+   * a session without it never sends frames.
+   */
+  frames?(): readonly Uint8Array[];
   /**
    * The response line (without its newline) to one request line, at once. Never throws. A `bot`
    * or `analyse` request runs its search to the end before it returns, blocking the thread.
@@ -88,9 +96,23 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
   let writeMs = 0;
   /** Aborted when the session ends: a search still running stops. */
   const stop = new AbortController();
+  /** Whether responses send their arrays as binary frames (the `hello` op). */
+  let binary = false;
+  /** The frames of the last response. */
+  let frames: Uint8Array[] = [];
 
   const ops: Record<string, Op> = { ...gameOps(config), ...STATE_OPS, ...VECTOR_OPS, ...BOT_OPS };
   ops['info'] = { fields: [], run: () => ok(infoResponse(config, names)) };
+  ops['hello'] = {
+    fields: ['binary'],
+    run(req) {
+      const b = boolField(req, 'binary', false);
+      if (!b.ok) return b;
+      // From the next response on: this one is a JSON line either way.
+      binary = b.value;
+      return ok({ protocol: PROTOCOL_VERSION, binary, capabilities: SERVE_CAPABILITIES });
+    },
+  };
   ops['delete'] = {
     fields: ['ids'],
     run(req, h) {
@@ -130,6 +152,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
   /** A request line read up to its operation: the error line when it goes no further. */
   function receive(line: string): string | Received {
     bytesIn += line.length + 1;
+    frames = [];
     const t0 = now();
     let parsed: unknown;
     try {
@@ -167,8 +190,12 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
       const result = run();
       const t2 = now();
       s.compute_ms += t2 - r.t1;
-      if (result.ok) out = stringifyResponse({ id: r.id, ok: true, ...result.value });
-      else {
+      if (result.ok) {
+        const sent: Uint8Array[] | undefined = binary ? [] : undefined;
+        out = stringifyResponse({ id: r.id, ok: true, ...result.value }, sent);
+        frames = sent ?? [];
+        for (const f of frames) bytesOut += f.byteLength;
+      } else {
         s.errors++;
         out = errorLine(r.id, result.error);
       }
@@ -183,7 +210,8 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
   }
 
   return {
-    hello: JSON.stringify({ hello: 'meeplekit', protocol: PROTOCOL_VERSION, version: config.version }),
+    hello: JSON.stringify({ hello: 'meeplekit', protocol: PROTOCOL_VERSION, version: config.version, capabilities: SERVE_CAPABILITIES }),
+    frames: () => frames,
     handle(line) {
       const r = receive(line);
       if (typeof r === 'string') return r;
@@ -218,6 +246,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     },
     oversized(bytes) {
       bytesIn += bytes;
+      frames = [];
       return respond(errorLine(null, { code: 'protocol/too-large', message: `a request line may have at most ${LIMITS.lineBytes} bytes; this one had more and was skipped` }));
     },
     recordWrite(ms) {

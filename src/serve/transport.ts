@@ -142,7 +142,23 @@ export function runSession(input: Readable, output: Writable, session: Session, 
   const write = (line: string): void => {
     if (closed) return;
     const t = performance.now();
-    output.write(`${line}\n`);
+    const frames = session.frames?.() ?? [];
+    if (frames.length === 0) output.write(`${line}\n`);
+    else {
+      // The line and its frames in one buffer: a copy, since the frames are views of buffers the
+      // next request writes again, while the stream may still hold what it was given.
+      const head = Buffer.from(`${line}\n`, 'utf8');
+      let size = head.length;
+      for (const f of frames) size += f.byteLength;
+      const out = Buffer.allocUnsafe(size);
+      head.copy(out, 0);
+      let at = head.length;
+      for (const f of frames) {
+        out.set(f, at);
+        at += f.byteLength;
+      }
+      output.write(out);
+    }
     session.recordWrite(performance.now() - t);
   };
   /** Handles queued lines until the queue is empty, the output is full or a request runs in the background. */

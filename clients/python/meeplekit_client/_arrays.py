@@ -43,8 +43,18 @@ _ITEMSIZES = {"float32": 4, "uint8": 1, "int32": 4, "float64": 8}
 
 
 def is_binary(value: Any) -> bool:
-    """Whether ``value`` is a binary array object (has ``dtype`` and ``b64``)."""
-    return isinstance(value, dict) and "b64" in value and "dtype" in value
+    """Whether ``value`` is a binary array object (has ``dtype`` and ``b64``, or ``dtype`` and
+    ``data``: the bytes of a binary frame, put in place by the client)."""
+    return isinstance(value, dict) and ("b64" in value or "data" in value) and "dtype" in value
+
+
+def byte_size(dtype: Any, shape: Any) -> Optional[int]:
+    """The bytes an array of ``dtype`` and ``shape`` needs; None when either is not one."""
+    if not isinstance(dtype, str) or dtype not in _ITEMSIZES:
+        return None
+    if not isinstance(shape, list) or not shape or any(type(n) is not int or n < 0 for n in shape):
+        return None
+    return math.prod(shape) * _ITEMSIZES[dtype]
 
 
 def decode(value: Any, what: str = "an array", dtypes: Optional[Sequence[str]] = None) -> Any:
@@ -78,17 +88,27 @@ def decode_binary(
     if shape is not None and (len(dims) != len(shape) or any(e is not None and e != n for e, n in zip(shape, dims))):
         want = "[" + ", ".join("*" if e is None else str(e) for e in shape) + "]"
         raise _checks.bad(f"{what} has the shape {dims}, not {want}", show=False)
-    b64 = value["b64"]
-    if not isinstance(b64, str):
-        raise _checks.bad(f"{what} has a 'b64' that is not a string", b64)
-    try:
-        raw = base64.b64decode(b64, validate=True)
-    except ValueError:  # binascii.Error, or characters that are not ASCII
-        raise _checks.bad(f"{what} has a 'b64' that is not base64", b64) from None
+    framed = "data" in value
+    if framed:
+        raw = value["data"]
+        if not isinstance(raw, (bytes, bytearray, memoryview)):
+            raise _checks.bad(f"{what} has a 'data' that is not bytes", show=False)
+    else:
+        b64 = value["b64"]
+        if not isinstance(b64, str):
+            raise _checks.bad(f"{what} has a 'b64' that is not a string", b64)
+        try:
+            raw = base64.b64decode(b64, validate=True)
+        except ValueError:  # binascii.Error, or characters that are not ASCII
+            raise _checks.bad(f"{what} has a 'b64' that is not base64", b64) from None
     if len(raw) != math.prod(dims) * _ITEMSIZES[dtype]:
         raise _checks.bad(f"{what} has {len(raw)} bytes, not the {math.prod(dims) * _ITEMSIZES[dtype]} of {dtype} {dims}", show=False)
     if HAVE_NUMPY:
-        out = np.frombuffer(raw, dtype=_NP_DTYPES[dtype]).astype(_NP_DTYPES[dtype].replace("<", "="), copy=True)
+        out = np.frombuffer(raw, dtype=_NP_DTYPES[dtype])
+        # A frame's bytearray is the array's own (viewed, not copied, and writable); base64's
+        # bytes are read-only, so that array is copied, as it is where the machine is big-endian.
+        if not framed or _BIG_ENDIAN:
+            out = out.astype(_NP_DTYPES[dtype].replace("<", "="), copy=True)
         return out.reshape(dims)
     flat = array.array(_TYPECODES[dtype])
     flat.frombytes(raw)

@@ -52,6 +52,13 @@ class Transport:
         raise ``OSError`` when the other side is gone."""
         raise NotImplementedError
 
+    def read_exact(self, n: int, timeout: Optional[float] = None) -> Optional[bytearray]:
+        """The next ``n`` bytes of the output (a binary frame), in a new ``bytearray`` of their
+        own (so that numpy can view them without a copy); fewer when the output ends first (a
+        frame cut short), None when ``timeout`` seconds pass without a byte. May raise
+        ``OSError`` when the other side is gone."""
+        raise NotImplementedError
+
     def gone(self, when: str) -> ServerError:
         """The error saying that the other side went away ``when`` (``"while answering 'state'"``)."""
         raise NotImplementedError
@@ -204,6 +211,34 @@ def _read_line(
     except BaseException:
         buffer[:0] = b"".join(parts)
         raise
+
+
+def _read_exact(
+    buffer: bytearray,
+    n: int,
+    receive_into: Callable[[memoryview, Optional[float]], Optional[int]],
+    timeout: Optional[float],
+) -> Optional[bytearray]:
+    """``n`` bytes of a stream: first those in ``buffer`` (read ahead with the lines; taken out
+    of it), then read straight into the result with ``receive_into`` (the count read, 0 at the
+    end of the stream, None when the time given passes first). Shorter than ``n`` at the end of
+    the stream, None when ``timeout`` seconds pass without a byte."""
+    out = bytearray(n)
+    got = min(len(buffer), n)
+    if got:
+        out[:got] = buffer[:got]
+        del buffer[:got]
+    view = memoryview(out)
+    while got < n:
+        k = receive_into(view[got:], timeout)
+        if k is None:
+            return None
+        if k == 0:
+            del view
+            del out[got:]
+            return out
+        got += k
+    return out
 
 
 def _point_at_devnull(fds: List[int]) -> None:
@@ -359,16 +394,33 @@ class PipeTransport(Transport):
 
     def _receive(self, left: Optional[float]) -> Optional[bytes]:
         """The next chunk of the output (``b""`` at its end), or None when ``left`` seconds pass first."""
+        if not self._ready(left):
+            return None
+        return os.read(self._stdout_fd, _PIPE_BYTES)
+
+    def _ready(self, left: Optional[float]) -> bool:
+        """Whether the output can be read (or has ended) within ``left`` seconds (None: waits)."""
         if self._closed:
             raise ValueError("the server's output is closed")
-        if left is not None:
-            if self._poll is not None:
-                ready = bool(self._poll.poll(math.ceil(left * 1000)))
-            else:  # pragma: no cover - POSIX without poll
-                ready = bool(select.select([self._stdout_fd], [], [], left)[0])
-            if not ready:
+        if left is None:
+            return True
+        if self._poll is not None:
+            return bool(self._poll.poll(math.ceil(left * 1000)))
+        return bool(select.select([self._stdout_fd], [], [], left)[0])  # pragma: no cover - POSIX without poll
+
+    def read_exact(self, n: int, timeout: Optional[float] = None) -> Optional[bytearray]:
+        """As :meth:`Transport.read_exact`; ``timeout`` is only heeded on POSIX."""
+        if os.name != "posix":
+            stdout = self._proc.stdout
+            assert stdout is not None
+            return _read_exact(bytearray(), n, lambda view, left: stdout.readinto(view), None)
+
+        def receive_into(view: memoryview, left: Optional[float]) -> Optional[int]:
+            if not self._ready(left):
                 return None
-        return os.read(self._stdout_fd, _PIPE_BYTES)
+            return os.readv(self._stdout_fd, [view])
+
+        return _read_exact(self._buffer, n, receive_into, timeout)
 
     def gone(self, when: str) -> ServerError:
         try:
@@ -581,6 +633,25 @@ class SocketTransport(Transport):
         self._sock.settimeout(left)
         try:
             return self._sock.recv(_RECV_BYTES)
+        except socket.timeout:
+            return None
+        finally:
+            self._sock.settimeout(None)
+
+    def read_exact(self, n: int, timeout: Optional[float] = None) -> Optional[bytearray]:
+        return _read_exact(self._buffer, n, self._receive_into, timeout)
+
+    def _receive_into(self, view: memoryview, left: Optional[float]) -> Optional[int]:
+        """Reads what comes next into ``view``: the count (0 at the end), or None when ``left`` seconds pass first."""
+        if self._closed:
+            raise ValueError("the connection is closed")
+        if left is None:
+            return self._sock.recv_into(view)
+        if left <= 0:
+            return None
+        self._sock.settimeout(left)
+        try:
+            return self._sock.recv_into(view)
         except socket.timeout:
             return None
         finally:

@@ -46,7 +46,8 @@ class ServerError(MeepleError):
     answering, or was configured wrongly (``client/...`` codes: ``client/spawn``, ``client/connect``, ``client/config``,
     ``client/startup-timeout``, ``client/hello``, ``client/protocol-version``,
     ``client/server-exited``, ``client/request-timeout``, ``client/closed``, ``client/forked``,
-    ``client/bad-response``).
+    ``client/bad-response``, ``client/bad-frame``: a binary frame cut short or not matching its
+    array's dtype and shape).
 
     ``returncode`` is the process's exit status when it is known, and ``stderr`` the last lines the
     server wrote to its standard error (both unknown for a server reached over TCP).

@@ -14,7 +14,7 @@ import time
 import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _checks
+from . import _arrays, _checks
 from . import bots as _bots
 from .bots import Analysis, BotMove
 from ._transport import PipeTransport, SendTimeout, SocketTransport, Transport, address_text
@@ -184,6 +184,7 @@ class Server:
         close_timeout: float = 5.0,
         stderr: str = "capture",
         request_timeout: Optional[float] = None,
+        binary: Optional[bool] = None,
     ):
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
@@ -202,7 +203,7 @@ class Server:
                 + (_startup_hint(source, self.command) or "\nInstall Node 20 or later and meeplekit. " + _HOW_TO_POINT),
             ) from e
         try:
-            self._start_session(transport, startup_timeout, time.monotonic(), request_timeout)
+            self._start_session(transport, startup_timeout, time.monotonic(), request_timeout, binary)
         except ServerError as e:
             hint = _startup_hint(source, self.command)
             if not hint or e.code == "client/protocol-version":
@@ -217,6 +218,7 @@ class Server:
         *,
         timeout: Optional[float] = 10.0,
         request_timeout: Optional[float] = None,
+        binary: Optional[bool] = None,
     ) -> "Server":
         """A session on a ``meeplekit serve --port P`` that is already running: one TCP connection
         to ``host:port``, which the server serves as a session of its own (its own games and
@@ -248,16 +250,22 @@ class Server:
         server = cls.__new__(cls)
         server.command = None
         server.address = (host, port)
-        server._start_session(transport, timeout, started, request_timeout)
+        server._start_session(transport, timeout, started, request_timeout, binary)
         return server
 
     # -- the session ----------------------------------------------------------------------------
 
     def _start_session(
-        self, transport: Transport, timeout: Optional[float], started: float, request_timeout: Optional[float]
+        self,
+        transport: Transport,
+        timeout: Optional[float],
+        started: float,
+        request_timeout: Optional[float],
+        binary: Optional[bool] = None,
     ) -> None:
         """Takes ``transport`` for this session and reads the hello line (within ``timeout``
-        seconds of ``started``); closes the transport if that fails."""
+        seconds of ``started``); closes the transport if that fails. Then asks for binary frames
+        (the ``hello`` op) when ``binary`` is True, or None and the server offers them."""
         self._transport = transport
         self.request_timeout = request_timeout
         """The bound on each wait for a response, in seconds (None: none)."""
@@ -277,6 +285,22 @@ class Server:
             raise
         self.version: str = str(self.hello.get("version", ""))
         """The package version of the server (from its hello line)."""
+        capabilities = self.hello.get("capabilities")
+        self.capabilities: List[str] = [c for c in capabilities if isinstance(c, str)] if isinstance(capabilities, list) else []
+        """What the server offers beyond protocol 1's first version (its hello line's ``capabilities``)."""
+        self.binary = False
+        """Whether the server sends arrays as binary frames on this connection (else base64 in JSON)."""
+        if binary is None:
+            binary = "binary-frames" in self.capabilities
+        if binary:
+            if "binary-frames" not in self.capabilities:
+                self.close()
+                raise ServerError("client/config", f"binary=True, but the server ({transport.peer}, meeplekit {self.version}) offers no binary frames")
+            answer = self.request("hello", binary=True)
+            if answer.get("binary") is not True:
+                self.close()
+                raise ServerError("client/bad-response", f"the server did not turn binary frames on: {str(answer)[:200]}")
+            self.binary = True
 
     def _read_hello(self, timeout: Optional[float], started: float) -> Dict[str, Any]:
         transport = self._transport
@@ -416,8 +440,74 @@ class Server:
         rid = response.get("id")
         if not (rid == head.id and type(rid) is type(head.id)) and not (rid is None and response.get("ok") is False):
             raise self._out_of_step(head, f"the answer to another request (id {rid!r}): {line[:200]!r}")
+        if "frames" in response:
+            self._read_frames(head, response)
         self._inflight.popleft()
         head._response = response
+
+    def _read_frames(self, head: "Pending", response: Dict[str, Any]) -> None:
+        """Reads the binary frames a response line announces (``"frames": [byte lengths]``) and
+        puts each in place of the ``{"dtype", "shape", "frame": k}`` object that refers to it, as
+        ``{"dtype", "shape", "data": <bytearray>}`` (which :mod:`._arrays` views without a copy).
+        Frames on a connection that did not ask for them, a frame cut short, a frame that no
+        array or two arrays refer to, or an array whose shape and dtype need another byte count
+        than its frame has, end the session with ``client/bad-frame``: the arrays would be wrong."""
+        lengths = response.pop("frames")
+        if not self.binary:
+            raise self._bad_frame(head, "announces binary frames, which this connection did not ask for")
+        if not isinstance(lengths, list) or any(type(n) is not int or n < 0 for n in lengths):
+            raise self._bad_frame(head, f"announces frames that are not a list of byte counts: {str(lengths)[:200]}")
+        frames = []
+        for k, n in enumerate(lengths):
+            try:
+                data = self._transport.read_exact(n, self.request_timeout)
+            except (OSError, ValueError):
+                data = bytearray()
+            if data is None:
+                raise self._timed_out(head.op)
+            if len(data) < n:
+                raise self._bad_frame(head, f"has its frame {k} cut short: {len(data)} of its {n} bytes came before the output ended")
+            frames.append(data)
+        used = [False] * len(frames)
+
+        def place(value: Any) -> Any:
+            if isinstance(value, dict):
+                if "frame" in value:
+                    k = value["frame"]
+                    if type(k) is not int or not 0 <= k < len(frames) or used[k]:
+                        raise self._bad_frame(head, f"refers to frame {k!r}, which is not one of its {len(frames)} frames or is used twice")
+                    used[k] = True
+                    dtype, shape = value.get("dtype"), value.get("shape")
+                    size = _arrays.byte_size(dtype, shape)
+                    if size is None or size != len(frames[k]):
+                        raise self._bad_frame(
+                            head, f"has an array of dtype {dtype!r} and shape {shape!r} in frame {k} of {len(frames[k])} bytes: they do not agree"
+                        )
+                    return {"dtype": dtype, "shape": shape, "data": frames[k]}
+                return {key: place(v) for key, v in value.items()}
+            if isinstance(value, list):
+                return [place(v) for v in value]
+            return value
+
+        placed = place(response)
+        if not all(used):
+            raise self._bad_frame(head, f"announces frames that no array refers to: {[k for k, u in enumerate(used) if not u]}")
+        response.clear()
+        response.update(placed)
+
+    def _bad_frame(self, head: "Pending", what: str) -> ServerError:
+        """Ends the session over a response to ``head`` whose binary frames are wrong (``what``)."""
+        transport = self._transport
+        transport.abort()
+        error = ServerError(
+            "client/bad-frame",
+            f"meeplekit serve ({transport.peer})'s response to request {head.id} ({head.op!r}) {what}; the client ended the session"
+            + transport.stderr_note(),
+            returncode=transport.returncode(),
+            stderr=transport.stderr_tail(),
+        )
+        self._dead = error
+        return error
 
     def _out_of_step(self, head: "Pending", what: str) -> ServerError:
         """Records that the server answered ``head`` with ``what``, which is no response to it,

@@ -7,6 +7,7 @@ fail and say why. ``MEEPLEKIT_NO_NUMPY=1`` tests the pure-Python path where nump
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import select
@@ -248,6 +249,17 @@ class ScriptedPeer:
         self.thread.join(timeout=5)
 
 
+def as_json(value):
+    """A response as its JSON line has it: arrays that came as binary frames (``data``) back in base64."""
+    if isinstance(value, dict):
+        if "data" in value and "dtype" in value:
+            return {"dtype": value["dtype"], "shape": value["shape"], "b64": base64.b64encode(bytes(value["data"])).decode("ascii")}
+        return {k: as_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_json(v) for v in value]
+    return value
+
+
 def relay(server, change=None):
     """An ``answer`` for :class:`ScriptedPeer` that asks the real ``server`` each request and
     answers with its response, passed through ``change(op, response)`` (which returns the response
@@ -256,7 +268,7 @@ def relay(server, change=None):
     def answer(request):
         fields = {k: v for k, v in request.items() if k not in ("id", "op")}
         try:
-            response = dict(server.request(request["op"], **fields))
+            response = as_json(dict(server.request(request["op"], **fields)))
             del response["id"]
         except MeepleError as e:
             response = {"ok": False, "error": dict(e.details)}
