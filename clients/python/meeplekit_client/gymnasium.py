@@ -27,6 +27,7 @@ Needs the extra ``[gymnasium]`` (gymnasium and numpy); ``import meeplekit_client
 
 from __future__ import annotations
 
+import array
 from typing import Any, Dict, Optional, Tuple
 
 from . import _arrays, _extras
@@ -73,7 +74,8 @@ def _rows(values: Any, dtype: Any) -> Any:
     of ``array.array`` that the client gives without numpy: ``MEEPLEKIT_NO_NUMPY``)."""
     if isinstance(values, np.ndarray):
         return values.astype(dtype, copy=False)
-    return np.stack([np.frombuffer(row, dtype=row.typecode) for row in values]).astype(dtype, copy=False)
+    rows = [np.frombuffer(row, dtype=row.typecode) if isinstance(row, array.array) else np.asarray(row) for row in values]
+    return np.stack(rows).astype(dtype, copy=False)
 
 
 def _flat(values: Any, dtype: Any) -> Any:
@@ -82,17 +84,29 @@ def _flat(values: Any, dtype: Any) -> Any:
 
 class _Batches:
     """What both environments share: a :class:`meeplekit_client.VectorEnv` with observations and
-    dense masks, and the conversion of its batches to Gymnasium's arrays."""
+    masks (``compact``: the compact observations and bit-packed masks, decoded here to exactly the
+    float32 observations and the masks; else the float32 ones and dense masks, 10 times the bytes
+    per step), and the conversion of its batches to Gymnasium's arrays."""
 
-    def _make(self, num_envs: int, game: Any, auto_reset: bool, seed: Any, kwargs: Dict[str, Any]) -> None:
+    def _make(self, num_envs: int, game: Any, auto_reset: bool, seed: Any, compact: Optional[bool], kwargs: Dict[str, Any]) -> None:
+        if compact is None:
+            compact = _arrays.HAVE_NUMPY  # the client's pure-Python decoding of compact observations is slow
         self.game: Game = game if isinstance(game, Game) else load_game(game, **kwargs)
         self._vec = _VectorEnv(
-            num_envs, self.game, seed=_server_seed(seed), auto_reset=auto_reset, observations=True, masks="dense"
+            num_envs,
+            self.game,
+            seed=_server_seed(seed),
+            auto_reset=auto_reset,
+            observations="compact" if compact else "float32",
+            masks="packed" if compact else "dense",
         )
         self._players = self.game.num_players()
 
     def _observation(self, batch: VecBatch) -> Dict[str, Any]:
-        return {"observation": _rows(batch.observations, np.float32), "action_mask": _rows(batch.mask, np.int8)}
+        return {
+            "observation": _rows(self._vec.decode_observations(batch), np.float32),
+            "action_mask": _rows(self._vec.unpack_masks(batch), np.int8),
+        }
 
     def _reset_batch(self, seed: Any) -> VecBatch:
         return self._vec.reset(None if seed is None else _server_seed(seed))
@@ -108,6 +122,11 @@ class MeeplekitVectorEnv(_gvector.VectorEnv, _Batches):
     documentation for the framing). ``game``, ``expansions``, ``players``, ``options`` and
     ``server`` are :func:`meeplekit_client.load_game`'s (default: 2-player classic on the shared
     server); ``seed`` seeds the first games (the first :meth:`reset` without a seed plays them).
+    ``compact`` (the default when the client uses numpy) has the server send compact
+    observations and bit-packed masks, which the client decodes to the same arrays (about 20 KB
+    per classic game and step instead of 224 KB: 2.4 times the steps per second with 64 games);
+    ``compact=False`` asks for the float32 observations and dense masks (also for a server from
+    before the compact encodings).
 
     - ``single_observation_space``: ``Dict(observation=Box(-inf, inf, (size,), float32),
       action_mask=Box(0, 1, (num_distinct_actions,), int8))``; ``observation_space`` is it batched
@@ -141,8 +160,9 @@ class MeeplekitVectorEnv(_gvector.VectorEnv, _Batches):
         options: Optional[Dict[str, Any]] = None,
         server: Optional[Server] = None,
         seed: Any = None,
+        compact: Optional[bool] = None,
     ):
-        self._make(num_envs, game, True, seed, {"expansions": expansions, "players": players, "options": options, "server": server})
+        self._make(num_envs, game, True, seed, compact, {"expansions": expansions, "players": players, "options": options, "server": server})
         self.num_envs = self._vec.num_envs
         self.single_observation_space, self.single_action_space = single_spaces(self.game)
         self.observation_space = _vutils.batch_space(self.single_observation_space, self.num_envs)
@@ -206,10 +226,11 @@ class MeeplekitEnv(_gymnasium.Env, _Batches):
         server: Optional[Server] = None,
         illegal: str = "terminate",
         illegal_reward: float = -1.0,
+        compact: Optional[bool] = None,
     ):
         if illegal not in ("terminate", "raise"):
             raise ValueError("illegal must be 'terminate' or 'raise'")
-        self._make(1, game, False, None, {"expansions": expansions, "players": players, "options": options, "server": server})
+        self._make(1, game, False, None, compact, {"expansions": expansions, "players": players, "options": options, "server": server})
         self.observation_space, self.action_space = single_spaces(self.game)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)

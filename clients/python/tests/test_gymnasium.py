@@ -118,6 +118,23 @@ class GymnasiumTest(ServerTestCase):
         self.assertEqual(infos[1]["player"], 0)
         env.close()
 
+    def test_compact_and_float32_transfer_give_the_same_arrays(self):
+        np = self.np
+        compact = self.mod.MeeplekitVectorEnv(2, server=self.server)
+        plain = self.mod.MeeplekitVectorEnv(2, server=self.server, compact=False)
+        obs_c, _ = compact.reset(seed=8)
+        obs_p, _ = plain.reset(seed=8)
+        rng = np.random.default_rng(3)
+        for _ in range(6):
+            for key in ("observation", "action_mask"):
+                np.testing.assert_array_equal(obs_c[key], obs_p[key])
+                self.assertEqual(obs_c[key].dtype, obs_p[key].dtype)
+            actions = self.random_actions(obs_c, rng)
+            obs_c = compact.step(actions)[0]
+            obs_p = plain.step(actions)[0]
+        compact.close()
+        plain.close()
+
     def test_illegal_action_raises_in_the_vector_env(self):
         from meeplekit_client import MeepleError
 
