@@ -1,5 +1,5 @@
 /**
- * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|dense --observations --inflight 1 --server dist|tsx]`:
+ * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|packed|dense --observations [float32|compact] --binary --inflight 1 --server dist|tsx]`:
  * actions per second through `meeplekit serve`'s protocol. It spawns the server as a child process
  * (`node dist/cli.js serve` after `npm run build`, or the sources through tsx), makes a vector
  * environment of `--batch` games and plays them with a uniform random agent over the pipe, then
@@ -7,20 +7,31 @@
  * times (its `stats` op), the client's time (decoding, choosing, encoding), and the rest (the
  * pipe, and each side waiting for the other). With `--inflight K` the client keeps K vector
  * environments in flight, so that it chooses for one while the server steps another.
+ * `--observations` alone asks for the float32 observations (as before `compact` existed);
+ * `--binary` asks for binary frames (the `hello` op) instead of base64 in JSON.
+ *
+ * An action is one agent's decision: every environment decides once per step (the chance nodes
+ * are resolved inside the server and not counted), so actions = steps x batch.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRandomSource } from '../src/index.js';
-import { lineQueue } from '../src/serve/transport.js';
+import { frameQueue } from '../src/serve/transport.js';
+
+// `--observations` without a value keeps its old meaning: the float32 observations.
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) if (argv[i] === '--observations' && (i + 1 === argv.length || argv[i + 1]!.startsWith('--'))) argv.splice(i + 1, 0, 'float32');
 
 const { values } = parseArgs({
+  args: argv,
   options: {
     batch: { type: 'string', default: '256' },
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     masks: { type: 'string', default: 'list' },
-    observations: { type: 'boolean', default: false },
+    observations: { type: 'string', default: 'none' },
+    binary: { type: 'boolean', default: false },
     inflight: { type: 'string', default: '1' },
     players: { type: 'string', default: '2' },
     game: { type: 'string', default: 'classic' },
@@ -32,19 +43,23 @@ const { values } = parseArgs({
 });
 const batch = Number(values.batch);
 const inflight = Number(values.inflight);
-if (values.masks !== 'list' && values.masks !== 'dense') throw new Error('--masks list or dense: the random agent needs the legal actions');
+if (!['list', 'dense', 'packed'].includes(values.masks)) throw new Error('--masks list, packed or dense: the random agent needs the legal actions');
+if (!['none', 'float32', 'compact'].includes(values.observations)) throw new Error('--observations float32 or compact (alone: float32)');
 if (values.server !== 'dist' && values.server !== 'tsx') throw new Error('--server dist or tsx');
 if (values.server === 'dist' && !existsSync('dist/cli.js')) throw new Error('no dist/cli.js: run npm run build first, or pass --server tsx');
 
 const command = values.server === 'dist' ? [process.execPath, 'dist/cli.js', 'serve'] : [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'serve'];
 const child = spawn(command[0]!, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
 
-const nextLine = lineQueue(child.stdout);
+const nextResponse = frameQueue(child.stdout);
 
 interface Binary {
   dtype: string;
   shape: number[];
-  b64: string;
+  b64?: string;
+  frame?: number;
+  /** The frame's bytes, put in by {@link next}. */
+  data?: Buffer;
 }
 interface Response {
   id: number;
@@ -53,17 +68,35 @@ interface Response {
   [k: string]: unknown;
 }
 
+/** Puts each frame's bytes into the binary array that refers to it (`data`), nested objects too. */
+function attach(o: Record<string, unknown>, frames: readonly Buffer[]): void {
+  for (const v of Object.values(o)) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    const a = v as Binary & Record<string, unknown>;
+    if (typeof a.frame === 'number') a.data = frames[a.frame]!;
+    else attach(a, frames);
+  }
+}
+
+/** The next response, parsed, its frames' bytes in its binary arrays. */
+async function next(): Promise<Response> {
+  const { line, frames } = await nextResponse();
+  const r = JSON.parse(line) as Response;
+  if (frames.length > 0) attach(r, frames);
+  return r;
+}
+
 let nextId = 0;
 async function call(req: Record<string, unknown>): Promise<Response> {
   child.stdin.write(`${JSON.stringify({ id: ++nextId, ...req })}\n`);
-  const r = JSON.parse(await nextLine()) as Response;
+  const r = await next();
   if (!r.ok) throw new Error(`${String(req['op'])}: ${r.error!.code}: ${r.error!.message}`);
   return r;
 }
 
-/** The bytes of a binary array, in a buffer aligned for typed-array views. */
+/** The bytes of a binary array (base64, or its frame), in a buffer aligned for typed-array views. */
 function bytes(a: Binary): ArrayBuffer {
-  const b = Buffer.from(a.b64, 'base64');
+  const b = a.data ?? Buffer.from(a.b64!, 'base64');
   const out = new ArrayBuffer(b.length);
   new Uint8Array(out).set(b);
   return out;
@@ -71,6 +104,8 @@ function bytes(a: Binary): ArrayBuffer {
 
 const random = createRandomSource('bench/serve');
 const actions = new Int32Array(batch);
+/** Scratch space: the set bits of a batch's packed masks. */
+let legalBits = new Int32Array(64 * batch);
 
 /** Chooses a uniform legal action for every environment of a batch; returns the request line. */
 function choose(envId: string, r: Response): string {
@@ -83,6 +118,38 @@ function choose(envId: string, r: Response): string {
       const n = offsets[i + 1]! - lo;
       actions[i] = n === 0 ? -1 : list[lo + random(n)]!;
     }
+  } else if (values.masks === 'packed') {
+    // Every set bit of the batch's packed masks in one pass over 32-bit words (most are 0), then
+    // a uniform pick among each environment's.
+    const packed = r['mask_bits'] as Binary;
+    const buffer = bytes(packed);
+    const rowBits = 8 * packed.shape[1]!;
+    const words = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
+    const tail = new Uint8Array(buffer);
+    let found = 0;
+    const take = (bit: number): void => {
+      if (found === legalBits.length) {
+        const grown = new Int32Array(2 * legalBits.length);
+        grown.set(legalBits);
+        legalBits = grown;
+      }
+      legalBits[found++] = bit;
+    };
+    for (let w = 0; w < words.length; w++) {
+      let x = words[w]!;
+      while (x !== 0) {
+        const low = x & -x;
+        take(32 * w + 31 - Math.clz32(low));
+        x ^= low;
+      }
+    }
+    for (let b = 4 * words.length; b < tail.length; b++) for (let k = 0; k < 8; k++) if ((tail[b]! >> k) & 1) take(8 * b + k);
+    let at = 0;
+    for (let i = 0; i < batch; i++) {
+      const start = at;
+      while (at < found && legalBits[at]! < (i + 1) * rowBits) at++;
+      actions[i] = at === start ? -1 : legalBits[start + random(at - start)]! - i * rowBits;
+    }
   } else {
     const mask = new Uint8Array(bytes(r['mask'] as Binary));
     const A = (r['mask'] as Binary).shape[1]!;
@@ -94,7 +161,9 @@ function choose(envId: string, r: Response): string {
       for (let a = i * A; k >= 0 && a < (i + 1) * A; a++) if (mask[a] === 1 && k-- === 0) actions[i] = a - i * A;
     }
   }
-  if (values.observations) bytes(r['observations'] as Binary); // decoded, as a learner would
+  // Decoded, as a learner would (the compact ones as they come: unpacking them is the learner's).
+  if (values.observations === 'float32') bytes(r['observations'] as Binary);
+  else if (values.observations === 'compact') for (const part of Object.values(r['compact_observations'] as Record<string, Binary>)) bytes(part);
   const sent =
     values.actions === 'json'
       ? Array.from(actions)
@@ -110,7 +179,8 @@ function finished(r: Response): number {
 }
 
 async function main(): Promise<void> {
-  const hello = await nextLine();
+  const hello = (await nextResponse()).line;
+  if (values.binary) await call({ op: 'hello', binary: true });
   const game = await call({
     op: 'make_game',
     game: values.game,
@@ -137,9 +207,8 @@ async function main(): Promise<void> {
     }
     let k = 0;
     for (;;) {
-      const line = await nextLine();
+      const r = await next();
       const c = performance.now();
-      const r = JSON.parse(line) as Response;
       if (!r.ok) throw new Error(`vec_step: ${r.error!.code}: ${r.error!.message}`);
       const e = envs[k]!;
       e.last = r;
@@ -152,7 +221,7 @@ async function main(): Promise<void> {
       k = (k + 1) % envs.length;
       if (over) {
         for (let left = envs.length - 1; left > 0; left--) {
-          const r2 = JSON.parse(await nextLine()) as Response;
+          const r2 = await next();
           envs[k]!.last = r2;
           steps++;
           games += finished(r2);
@@ -179,7 +248,18 @@ async function main(): Promise<void> {
   const actionsPerSecond = (steps * batch * 1000) / wall;
   const result = {
     server: JSON.parse(hello) as unknown,
-    config: { game: values.game, expansions: values.expansions, players: Number(values.players), batch, masks: values.masks, observations: values.observations, inflight, actions: values.actions, via: values.server },
+    config: {
+      game: values.game,
+      expansions: values.expansions,
+      players: Number(values.players),
+      batch,
+      masks: values.masks,
+      observations: values.observations,
+      binary: values.binary,
+      inflight,
+      actions: values.actions,
+      via: values.server,
+    },
     seconds: wall / 1000,
     steps,
     actionsPerSecond: Math.round(actionsPerSecond),
@@ -207,7 +287,7 @@ async function main(): Promise<void> {
   }
   const f = (x: number): string => x.toFixed(3);
   const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
-  console.log(`meeplekit serve: ${result.config.game}${values.expansions === '' ? '' : `+${values.expansions}`}, ${result.config.players} players, batch ${batch}, masks ${values.masks}${values.observations ? ', observations' : ''}, ${inflight} in flight, actions as ${values.actions}, server from ${values.server}`);
+  console.log(`meeplekit serve: ${result.config.game}${values.expansions === '' ? '' : `+${values.expansions}`}, ${result.config.players} players, batch ${batch}, masks ${values.masks}${values.observations === 'none' ? '' : `, ${values.observations} observations`}${values.binary ? ', binary frames' : ', base64'}, ${inflight} in flight, actions as ${values.actions}, server from ${values.server}`);
   console.log(`  ${result.actionsPerSecond.toLocaleString('en-US')} actions/s, ${result.gamesPerSecond.toLocaleString('en-US')} games/s (${steps} steps in ${f(wall / 1000)} s, ${result.bytesPerStep.toLocaleString('en-US')} bytes per response)`);
   const m = result.msPerStep;
   console.log(`  per step (ms): wall ${f(m.wall)}; server: parse ${f(m.serverParse)}, compute ${f(m.serverCompute)}, encode ${f(m.serverEncode)}, write ${f(m.serverWrite)}; client ${f(m.client)}`);

@@ -43,7 +43,7 @@ function unpackMasks(r: Response, actions: number): Uint8Array {
   const a = r['mask_bits'] as { shape: number[] };
   const bits = decode(a) as Uint8Array;
   const [n, width] = a.shape as [number, number];
-  expect(width).toBe(Math.ceil(actions / 8));
+  expect(width).toBe(8 * Math.ceil(actions / 64)); // whole 64-bit words
   const out = new Uint8Array(n * actions);
   for (let i = 0; i < n; i++) for (let j = 0; j < actions; j++) out[i * actions + j] = (bits[i * width + (j >> 3)]! >> (j & 7)) & 1;
   // The padding bits of each row are 0.

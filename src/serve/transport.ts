@@ -100,6 +100,74 @@ export function lineQueue(stream: Readable): () => Promise<string> {
   return () => (ready.length > 0 ? Promise.resolve(ready.shift()!) : new Promise((resolve) => waiting.push(resolve)));
 }
 
+/** A response as {@link frameQueue} reads it: its line, and the binary frames that followed it. */
+export interface FramedResponse {
+  /** The response line, without its newline. */
+  readonly line: string;
+  /** The frames its `"frames"` announced, in order (empty for a line without). */
+  readonly frames: readonly Buffer[];
+}
+
+/** The end of a line with frames: `"frames":[n0,...]}`, which the server writes last. */
+const FRAMES_AT_END = /"frames":\[([0-9,]*)\]\}$/;
+
+/**
+ * As {@link lineQueue}, for a connection that asked for binary frames (docs/protocol.md, "Binary
+ * frames"): each call resolves with the next response line and the bytes of the frames it
+ * announces. A stream that ends within a frame leaves the call waiting: a client of its own
+ * needs a bound (the benchmark and the tests read a server they started).
+ */
+export function frameQueue(stream: Readable): () => Promise<FramedResponse> {
+  const ready: FramedResponse[] = [];
+  const waiting: ((r: FramedResponse) => void)[] = [];
+  // The bytes received and not yet taken, as they came: joined only when a whole line or frame
+  // is there (joining at every chunk would copy a frame of megabytes once per chunk).
+  let parts: Buffer[] = [];
+  let size = 0;
+  /** The response being read: its line and the lengths of the frames still to come. */
+  let line: string | null = null;
+  let lengths: number[] = [];
+  let frames: Buffer[] = [];
+  const joined = (): Buffer => {
+    if (parts.length > 1) parts = [Buffer.concat(parts, size)];
+    return parts[0] ?? Buffer.alloc(0);
+  };
+  const take = (n: number, skip: number): Buffer => {
+    const all = joined();
+    const out = all.subarray(0, n);
+    parts = all.length > n + skip ? [all.subarray(n + skip)] : [];
+    size -= n + skip;
+    return out;
+  };
+  stream.on('data', (chunk: Buffer) => {
+    parts.push(chunk);
+    size += chunk.length;
+    for (;;) {
+      if (line === null) {
+        // At a line's start everything up to the newline is the line's text: no frame bytes.
+        if (chunk.indexOf(10) === -1 && parts.length > 1) return;
+        const nl = joined().indexOf(10);
+        if (nl === -1) return;
+        line = take(nl, 1).toString('utf8');
+        const m = FRAMES_AT_END.exec(line);
+        lengths = m === null || m[1] === '' ? [] : m[1]!.split(',').map(Number);
+      } else if (frames.length < lengths.length) {
+        const n = lengths[frames.length]!;
+        if (size < n) return;
+        frames.push(take(n, 0));
+      } else {
+        const r = { line, frames };
+        line = null;
+        frames = [];
+        const w = waiting.shift();
+        if (w === undefined) ready.push(r);
+        else w(r);
+      }
+    }
+  });
+  return () => (ready.length > 0 ? Promise.resolve(ready.shift()!) : new Promise((resolve) => waiting.push(resolve)));
+}
+
 const BLANK = /^\s*$/;
 
 /**

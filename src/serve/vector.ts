@@ -65,7 +65,7 @@ export interface VecEntry {
   readonly mask: Uint8Array | null;
   /** Views of `mask`'s rows. */
   readonly maskRows: readonly Uint8Array[];
-  /** Packed masks, `n` rows of `ceil(actions / 8)` bytes (packed mode only). */
+  /** Packed masks, `n` rows of {@link packedMaskBytes} bytes (packed mode only). */
   readonly maskBits: Uint8Array | null;
   /** Score rewards of the last step, `n` rows of one entry per player. */
   readonly rewards: Float32Array;
@@ -81,6 +81,14 @@ export interface VecEntry {
   readonly compact: CompactObservationBuffers | null;
   /** Scratch space for the actions of a step. */
   readonly actions: Int32Array;
+}
+
+/**
+ * Bytes of a packed mask of `actions` bits: whole 64-bit words (`8 * ceil(actions / 64)`), so
+ * that a row can be read as words (numpy: `.view('<u8')`); the bits past the last action are 0.
+ */
+export function packedMaskBytes(actions: number): number {
+  return 8 * Math.ceil(actions / 64);
 }
 
 /** Random sources `<seed>/0`, `<seed>/1`, ... */
@@ -118,8 +126,9 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
     for (let j = 0; j < list.length; j++) row[list[j]!] = 1;
   } else if (v.maskBits !== null) {
     const bits = v.maskBits;
-    const start = i * ((v.game.actions + 7) >> 3);
-    bits.fill(0, start, start + ((v.game.actions + 7) >> 3));
+    const width = packedMaskBytes(v.game.actions);
+    const start = i * width;
+    bits.fill(0, start, start + width);
     for (let j = 0; j < list.length; j++) {
       const a = list[j]!;
       bits[start + (a >> 3)]! |= 1 << (a & 7);
@@ -144,7 +153,7 @@ function batch(v: VecEntry): Record<string, unknown> {
   const out: Record<string, unknown> = { current_player: new BinaryArray(v.player) };
   if (v.masks === 'list') out['legal'] = { actions: new BinaryArray(v.legal.subarray(0, v.offsets[v.n]!)), offsets: new BinaryArray(v.offsets) };
   else if (v.mask !== null) out['mask'] = new BinaryArray(v.mask, [v.n, v.game.actions]);
-  else if (v.maskBits !== null) out['mask_bits'] = new BinaryArray(v.maskBits, [v.n, (v.game.actions + 7) >> 3]);
+  else if (v.maskBits !== null) out['mask_bits'] = new BinaryArray(v.maskBits, [v.n, packedMaskBytes(v.game.actions)]);
   out['rewards'] = new BinaryArray(v.rewards, [v.n, P]);
   out['done'] = new BinaryArray(v.done);
   out['returns'] = new BinaryArray(v.returns, [v.n, P]);
@@ -177,7 +186,7 @@ function observationBytes(game: GameEntry, observations: ObservationMode): numbe
 
 /** Bytes of one mask in a batch. */
 function maskBytes(game: GameEntry, masks: MaskMode): number {
-  return masks === 'dense' ? game.actions : masks === 'packed' ? (game.actions + 7) >> 3 : 0;
+  return masks === 'dense' ? game.actions : masks === 'packed' ? packedMaskBytes(game.actions) : 0;
 }
 
 /** Bytes of one batch's fixed-size arrays (the legal-action list aside). */
@@ -241,7 +250,7 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     offsets: new Int32Array(N + 1),
     mask,
     maskRows: mask === null ? [] : Array.from({ length: N }, (_, i) => mask.subarray(i * A, (i + 1) * A)),
-    maskBits: masks.value === 'packed' ? new Uint8Array(N * ((A + 7) >> 3)) : null,
+    maskBits: masks.value === 'packed' ? new Uint8Array(N * packedMaskBytes(A)) : null,
     rewards: new Float32Array(N * P),
     returns: new Float32Array(N * P),
     done: new Uint8Array(N),

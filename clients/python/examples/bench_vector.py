@@ -2,10 +2,14 @@
 
     python3 clients/python/examples/bench_vector.py --envs 256 --seconds 10
     python3 clients/python/examples/bench_vector.py --envs 256 --inflight 2   # 2 x 128, overlapped
+    python3 clients/python/examples/bench_vector.py --observations compact --masks packed
 
-Counts actions (one per env per step; chance is resolved in the server and not counted) and
-reports actions per second, the time per step, and how the server's time splits (its ``stats``
-op, when the server has it).
+Counts actions as ``npm run bench:serve`` does: an action is one agent's decision, one per env per
+step (chance is resolved in the server and not counted). Reports actions per second, the time per
+step, and how the server's time splits (its ``stats`` op, when the server has it). Observations
+are received as a learner would take them (``--observations compact``: the compact arrays as they
+come; ``--decode`` also unpacks them into the float32 tensor each step). Arrays come as binary
+frames when the server offers them (``--base64`` keeps base64 in JSON).
 """
 
 from __future__ import annotations
@@ -27,8 +31,13 @@ def main(argv=None) -> int:
     ap.add_argument("--inflight", type=int, default=1, help="split the envs over this many VectorEnvs kept in flight at once (step_async)")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--masks", default="list", choices=["list", "dense"])
-    ap.add_argument("--observations", action="store_true")
+    ap.add_argument("--masks", default="list", choices=["list", "packed", "dense"])
+    # --observations alone keeps its old meaning: the float32 observations.
+    ap.add_argument("--observations", nargs="?", const="float32", default="none", choices=["none", "float32", "compact"])
+    ap.add_argument("--decode", action="store_true", help="unpack compact observations into float32 every step")
+    ap.add_argument("--base64", action="store_true", help="arrays as base64 in JSON, not binary frames")
+    ap.add_argument("--game", default="classic")
+    ap.add_argument("--expansions", default="", help="comma-separated expansion ids")
     ap.add_argument("--seed", default="bench")
     ap.add_argument("--serve", default=None, help="the command that starts meeplekit serve")
     args = ap.parse_args(argv)
@@ -36,8 +45,9 @@ def main(argv=None) -> int:
     if k < 1 or args.envs % k:
         ap.error("--envs must be a multiple of --inflight")
     per = args.envs // k
-    with Server(args.serve) as server:
-        game = load_game("classic", players=args.players, server=server)
+    expansions = [e for e in args.expansions.split(",") if e]
+    with Server(args.serve, binary=False if args.base64 else None) as server:
+        game = load_game(args.game, expansions, players=args.players, server=server)
         envs = [VectorEnv(per, game, seed=f"{args.seed}/{i}", masks=args.masks, observations=args.observations) for i in range(k)]
         batches = [env.reset() for env in envs]
         for env, batch in zip(envs, batches):
@@ -50,6 +60,8 @@ def main(argv=None) -> int:
             while time.perf_counter() - started < seconds:
                 for env in envs:  # each env's step runs on the server while Python chooses for the next
                     batch = env.step_wait()
+                    if args.decode:
+                        env.decode_observations(batch)
                     env.step_async(env.random_actions(batch))
                     steps += 1
                     games += int(sum(1 for d in batch.done if d))
@@ -66,7 +78,8 @@ def main(argv=None) -> int:
     actions = steps * per
     print(f"python {platform.python_version()} ({'numpy' if HAVE_NUMPY else 'no numpy'}), meeplekit {server.version}, {platform.machine()}, {os.cpu_count()} cores")
     print(
-        f"{args.envs} random agents, {k} VectorEnv({per}, masks={args.masks!r}, observations={args.observations}) in flight: "
+        f"{args.envs} random agents, {k} VectorEnv({per}, {args.game}{'+' + args.expansions if expansions else ''}, masks={args.masks!r}, "
+        f"observations={args.observations!r}{', decoded' if args.decode else ''}, {'binary frames' if server.binary else 'base64'}) in flight: "
         f"{actions / elapsed:,.0f} actions/s, {1000 * elapsed * k / steps:.2f} ms per step of each env, {games / elapsed:,.1f} games/s"
     )
     if stats is not None:

@@ -24,10 +24,11 @@ class VecBatch:
     - ``legal_actions`` (``masks="list"``): per env, the legal action ids ascending (``legal_flat``
       and ``legal_offsets`` are the same as one flat array and ``N + 1`` offsets).
     - ``mask`` (``masks="dense"``): uint8 ``[N, num_distinct_actions]``.
-    - ``mask_bits`` (``masks="packed"``): uint8 ``[N, ceil(num_distinct_actions / 8)]``, the
-      mask bit-packed, least significant bit first (action ``a`` is bit ``a & 7`` of byte
-      ``a >> 3``): ``np.unpackbits(mask_bits, axis=1, count=num_actions, bitorder="little")``
-      (or :meth:`VectorEnv.unpack_masks`).
+    - ``mask_bits`` (``masks="packed"``): uint8 ``[N, 8 * ceil(num_distinct_actions / 64)]``,
+      the mask bit-packed, least significant bit first (action ``a`` is bit ``a & 7`` of byte
+      ``a >> 3``), each row whole 64-bit words (``mask_bits.view('<u8')``), the bits past the last
+      action 0: ``np.unpackbits(mask_bits, axis=1, count=num_actions, bitorder="little")`` (or
+      :meth:`VectorEnv.unpack_masks`).
     - ``rewards`` (float32 ``[N, players]``): the score rewards of the step, for every player.
     - ``done`` (bool ``[N]``): whether the env's game is over after the step. With ``auto_reset``
       that is a game that ended in this step, and the env already stands in a new game, which
@@ -247,12 +248,13 @@ class VectorEnv:
                 out[has] = flat[pick[has]]
                 return out
             if batch.mask_bits is not None:
-                # The set bits of every row at once: the non-zero bytes, then their bits.
-                mb = batch.mask_bits
-                rows, cols = np.nonzero(mb)
-                bits = np.unpackbits(mb[rows, cols][:, None], axis=1, bitorder="little")
+                # The set bits of every row at once: the non-zero 64-bit words (rows are whole
+                # words), then their bits.
+                words = np.ascontiguousarray(batch.mask_bits).view("<u8")
+                rows, cols = np.nonzero(words)
+                bits = np.unpackbits(words[rows, cols].astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
                 k, b = np.nonzero(bits)
-                env, action = rows[k], cols[k].astype(np.int64) * 8 + b
+                env, action = rows[k], cols[k].astype(np.int64) * 64 + b
                 counts = np.bincount(env, minlength=n)
                 offsets = np.concatenate(([0], np.cumsum(counts)))
                 has = counts > 0
