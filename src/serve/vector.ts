@@ -136,7 +136,7 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
   }
   const observer = sim.isTerminal() ? 0 : sim.currentPlayer();
   if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, observer, v.obsRows[i]!);
-  else if (v.compact !== null) writeCompactObservation(v.game.rules, sim.state, observer, v.compact, i);
+  else if (v.compact !== null) writeCompactObservation(v.game.rules, sim.state, observer, v.compact, i, list);
   return at + list.length;
 }
 
