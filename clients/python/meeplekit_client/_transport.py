@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Callable, Deque, List, Mapping, Optional
+from typing import Any, Callable, Deque, List, Mapping, Optional
 
 from .errors import ServerError
 
@@ -633,34 +633,26 @@ class SocketTransport(Transport):
 
     def _receive(self, left: Optional[float]) -> Optional[bytes]:
         """The next chunk from the connection (``b""`` at its end), or None when ``left`` seconds pass first."""
-        if self._closed:
-            raise ValueError("the connection is closed")
-        if left is None:
-            return self._sock.recv(_RECV_BYTES)
-        if left <= 0:
-            return None
-        self._sock.settimeout(left)
-        try:
-            return self._sock.recv(_RECV_BYTES)
-        except socket.timeout:
-            return None
-        finally:
-            self._sock.settimeout(None)
+        return self._within(left, lambda: self._sock.recv(_RECV_BYTES))
 
     def read_exact(self, n: int, timeout: Optional[float] = None) -> Optional[bytearray]:
         return _read_exact(self._buffer, n, self._receive_into, timeout)
 
     def _receive_into(self, view: memoryview, left: Optional[float]) -> Optional[int]:
         """Reads what comes next into ``view``: the count (0 at the end), or None when ``left`` seconds pass first."""
+        return self._within(left, lambda: self._sock.recv_into(view))
+
+    def _within(self, left: Optional[float], read: Callable[[], Any]) -> Any:
+        """``read()`` on the socket, or None when ``left`` seconds pass first (None: waits)."""
         if self._closed:
             raise ValueError("the connection is closed")
         if left is None:
-            return self._sock.recv_into(view)
+            return read()
         if left <= 0:
             return None
         self._sock.settimeout(left)
         try:
-            return self._sock.recv_into(view)
+            return read()
         except socket.timeout:
             return None
         finally:
