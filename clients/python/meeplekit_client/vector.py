@@ -13,6 +13,11 @@ from .server import Server
 from .spiel import Game, _seed, load_game
 
 
+class UnknownObservations(MeepleError, ValueError):
+    """An observation kind the client does not know (code ``client/unknown-observations``): a
+    :class:`MeepleError` with a code, and a ``ValueError`` as other bad arguments are."""
+
+
 class VecBatch:
     """What the server says about every env after a reset or a step.
 
@@ -120,7 +125,9 @@ class VectorEnv:
         if masks not in ("list", "dense", "packed", "none"):
             raise ValueError("masks must be 'list', 'packed', 'dense' or 'none'")
         if not isinstance(observations, (bool, str)) or observations not in self._OBSERVATIONS:
-            raise ValueError(f"observations must be True, False, 'float32', 'compact' or 'none', got {observations!r}")
+            raise UnknownObservations(
+                "client/unknown-observations", f"observations must be True, False, 'float32', 'compact' or 'none', got {observations!r}"
+            )
         num_envs = _checks.index(num_envs, "num_envs")
         seed = _seed(seed)
         self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)

@@ -44,8 +44,10 @@ class CompactTest(ServerTestCase):
                 a, b = compact.step(actions), full.step(actions)
 
     def test_choices_checked(self):
-        with self.assertRaises(ValueError):
+        with self.assertRaises(MeepleError) as unknown:
             VectorEnv(2, self.game, observations="entity")
+        self.assertEqual(unknown.exception.code, "client/unknown-observations")
+        self.assertIsInstance(unknown.exception, ValueError)
         with self.assertRaises(ValueError):
             VectorEnv(2, self.game, masks="bits")
         # The server refuses an unknown kind with its own code.
