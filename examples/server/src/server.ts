@@ -42,6 +42,8 @@ interface Member {
 interface Connection {
   readonly ws: WebSocket;
   readonly games: Map<string, Member>;
+  /** The connection's messages are handled in order, one at a time. */
+  queue: Promise<void>;
   tokens: number;
   refilled: number;
   created: number;
@@ -100,6 +102,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (stored === null) return null;
         const h: Hosted = { game: LiveGame.rebuild(stored.record, stored.log), members: new Map(), queue: Promise.resolve(), botAskedAt: -1 };
         hosted.set(id, h);
+        // An entry another process stored after our read, whose notification came before we held
+        // the game, would otherwise wait for the next one: read once more.
+        await locked(h, () => catchUp(h));
         kickBots(h);
         return h;
       })().finally(() => loading.delete(id));
@@ -315,11 +320,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   async function handle(conn: Connection, data: RawData, isBinary: boolean): Promise<void> {
-    const now = Date.now();
-    conn.tokens = Math.min(limits.burst, conn.tokens + ((now - conn.refilled) * limits.ratePerSecond) / 1000);
-    conn.refilled = now;
-    if (conn.tokens < 1) return refuse(conn, undefined, refusal('server/rate-limited', `at most ${limits.ratePerSecond} messages a second`));
-    conn.tokens -= 1;
     let msg: unknown;
     try {
       if (isBinary) throw new Error('binary');
@@ -360,14 +360,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const wss = new WebSocketServer({ server: http, maxPayload: limits.maxMessageBytes });
   wss.on('connection', (ws) => {
-    const conn: Connection = { ws, games: new Map(), tokens: limits.burst, refilled: Date.now(), created: 0 };
+    const conn: Connection = { ws, games: new Map(), queue: Promise.resolve(), tokens: limits.burst, refilled: Date.now(), created: 0 };
     send(conn, { type: 'hello', protocol: PROTOCOL_VERSION, limits });
     ws.on('message', (data, isBinary) => {
-      handle(conn, data, isBinary).catch((e: unknown) => {
-        // The store is down or a bug: say so without details (they could name internals).
-        log(JSON.stringify({ event: 'error', error: String(e) }));
-        refuse(conn, undefined, refusal('server/unavailable', 'the server could not do this now; try again'));
-      });
+      // The rate limit, on arrival: a message over it is dropped before it is even parsed.
+      const now = Date.now();
+      conn.tokens = Math.min(limits.burst, conn.tokens + ((now - conn.refilled) * limits.ratePerSecond) / 1000);
+      conn.refilled = now;
+      if (conn.tokens < 1) return refuse(conn, undefined, refusal('server/rate-limited', `at most ${limits.ratePerSecond} messages a second`));
+      conn.tokens -= 1;
+      conn.queue = conn.queue.then(() =>
+        handle(conn, data, isBinary).catch((e: unknown) => {
+          // The store is down or a bug: say so without details (they could name internals).
+          log(JSON.stringify({ event: 'error', error: String(e) }));
+          refuse(conn, undefined, refusal('server/unavailable', 'the server could not do this now; try again'));
+        }),
+      );
     });
     ws.on('close', () => {
       for (const gameId of conn.games.keys()) hosted.get(gameId)?.members.delete(conn);

@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { applyViewDelta, type Move, type PublicView } from 'meeplekit';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -20,6 +20,28 @@ export const received: string[] = [];
 
 export function tempDb(): string {
   return join(mkdtempSync(join(tmpdir(), 'meeplekit-server-')), 'games.sqlite');
+}
+
+/**
+ * One server process on a new SQLite file for the whole test file; after it, the seed scan of
+ * everything the file's clients received, and the file removed.
+ */
+export function sqliteServerForFile(): { readonly url: string } {
+  const db = tempDb();
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    server = await startServerProcess({ MEEPLEKIT_DB: db });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    expectNoSeeds(db);
+    rmSync(dirname(db), { recursive: true, force: true });
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+  };
 }
 
 export interface ServerProcess {

@@ -2,21 +2,10 @@
  * Two WebSocket clients play whole games through the server (SQLite); bots fill seats; the
  * clients' views, kept from deltas, are byte for byte the server's.
  */
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, decider, expectNoSeeds, play, startServerProcess, tempDb, type ServerProcess } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { Client, decider, play, sqliteServerForFile } from './helpers.js';
 
-const db = tempDb();
-let server: ServerProcess;
-beforeAll(async () => {
-  server = await startServerProcess({ MEEPLEKIT_DB: db });
-});
-afterAll(async () => {
-  await server?.stop();
-  expectNoSeeds(db);
-  rmSync(dirname(db), { recursive: true, force: true });
-});
+const server = sqliteServerForFile();
 
 /** A client's view after all its deltas equals, byte for byte, a whole view the server makes now. */
 async function expectSameAsServer(client: Client, game: string): Promise<void> {

@@ -4,22 +4,10 @@
  * the limits. And a reconnect after missed moves resyncs with one delta.
  */
 import { applyViewDelta } from 'meeplekit';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { Client, decider, expectNoSeeds, play, startServerProcess, tempDb, type ServerProcess } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { Client, decider, play, sqliteServerForFile } from './helpers.js';
 
-const db = tempDb();
-let server: ServerProcess;
-beforeAll(async () => {
-  server = await startServerProcess({ MEEPLEKIT_DB: db });
-});
-afterAll(async () => {
-  await server?.stop();
-  expectNoSeeds(db);
-  rmSync(dirname(db), { recursive: true, force: true });
-});
+const server = sqliteServerForFile();
 
 async function twoPlayers(): Promise<{ a: Client; b: Client; game: string; tokens: string[] }> {
   const [a, b] = await Promise.all([Client.connect(server.url), Client.connect(server.url)]);
