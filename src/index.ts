@@ -22,7 +22,7 @@
  * @module meeplekit
  */
 export { createRuleset, GAMES } from './ruleset.js';
-export type { Ruleset, RulesetOptions, RulesetSpec, ExpansionRef } from './core/ruleset.js';
+export type { Ruleset, RulesetMoves, RulesetOptions, RulesetSpec, ExpansionRef } from './core/ruleset.js';
 export type { Result, Ok, Err } from './core/result.js';
 export { ok, err } from './core/result.js';
 export { ERROR_CODES, type ErrorCode, type ExpansionErrorCode, type ExpansionError, type MeepleError } from './core/errors.js';
@@ -35,6 +35,7 @@ export {
   type GameView,
   type Step,
   type Move,
+  type CoreMove,
   type PlaceMove,
   type DeployMove,
   type PassMove,

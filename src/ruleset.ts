@@ -6,7 +6,7 @@
 import { meepleError, showValue, type MeepleError } from './core/errors.js';
 import type { Expansion } from './core/expansion.js';
 import { err, ok, type Result } from './core/result.js';
-import { compileRuleset, type Ruleset, type RulesetOptions } from './core/ruleset.js';
+import { compileRuleset, type Ruleset, type RulesetMoves, type RulesetOptions } from './core/ruleset.js';
 import { boardLimitProblem } from './core/board.js';
 import { classicGame } from './games/classic/index.js';
 import type { BaseGame, GameModule } from './core/game.js';
@@ -44,7 +44,7 @@ function isBaseGame(v: unknown): v is BaseGame {
  * if (!rules.ok) throw new Error(`${rules.error.code}: ${rules.error.message}`);
  * ```
  */
-export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleError> {
+export function createRuleset<const O extends RulesetOptions>(options: O): Result<Ruleset<RulesetMoves<O>>, MeepleError> {
   const o: unknown = options;
   if (typeof o !== 'object' || o === null || Array.isArray(o)) {
     return err(meepleError('options/malformed', 'createRuleset needs an options object such as { game: "classic" }'));
@@ -124,5 +124,6 @@ export function createRuleset(options: RulesetOptions): Result<Ruleset, MeepleEr
   const rules = compileRuleset(module, expansions);
   const tooMany = boardLimitProblem(rules);
   if (tooMany !== null) return err(meepleError('options/too-many-tiles', tooMany));
-  return ok(rules);
+  // The modules' move types are type-only: the compiled ruleset is the same whatever they are.
+  return ok(rules as Ruleset as Ruleset<RulesetMoves<O>>);
 }

@@ -56,8 +56,20 @@ export interface CompletedFeature {
  */
 export type HookContext = ScoringContext;
 
-/** An expansion module: data, and hooks the core calls at fixed points. */
-export interface Expansion {
+/**
+ * An expansion module: data, and hooks the core calls at fixed points.
+ *
+ * `M` is the type of the module's own moves (`TowerMove` for `tower()`, `never` for a module
+ * with none), carried into the ruleset `createRuleset` makes so that `applyMove` refuses, at
+ * compile time, a move no module of the ruleset has (`'tower/plase'`). It defaults to any module
+ * move (`ExpansionMove`), which is what an `Expansion` with no parameter stands for.
+ */
+export interface Expansion<M = ExpansionMove> {
+  /**
+   * Type-only: the module's moves (`M`). Never set at run time (`createRuleset` ignores it);
+   * it lets TypeScript carry `M` from the factory to the ruleset.
+   */
+  readonly moveType?: M;
   /** Stable id, also the namespace of its state slice, moves, events and error messages (`river`). */
   readonly id: string;
   /** Position in the hook order: lower runs first. Fixed per expansion, documented. */

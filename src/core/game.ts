@@ -5,7 +5,7 @@
  */
 import type { Emit } from './events.js';
 import type { FeatureKindDef, TileDef } from './tiles.js';
-import type { GameState } from './state.js';
+import type { ExpansionMove, GameState } from './state.js';
 import type { Rotation } from './types.js';
 import type { Ruleset } from './ruleset.js';
 import type { Expansion } from './expansion.js';
@@ -17,7 +17,12 @@ import type { Result } from './result.js';
  * from `meeplekit/games/castle`, and passed to `createRuleset({ game })`. A game is a module of its
  * own, like the expansions, so that an app bundles only the games it imports.
  */
-export interface BaseGame {
+export interface BaseGame<M = ExpansionMove> {
+  /**
+   * Type-only: the moves of the game's own rules module (The Castle's `CastleMove`; `never` for
+   * classic), as in `Expansion`. Never set at run time.
+   */
+  readonly moveType?: M;
   /** The game's name, as ruleset ids and replays record it (`'classic'`, `'castle'`). */
   readonly game: string;
   /** The options given to the factory, as plain JSON (checked by `createRuleset`). */

@@ -7,6 +7,7 @@ import { Immer } from 'immer';
 import type { Expansion } from './expansion.js';
 import type { CompiledHooks, ListedHook } from './compiled-hooks.js';
 import type { BaseGame, GameModule, StartTile } from './game.js';
+import type { ExpansionMove } from './state.js';
 import { compileTile, type CompiledTile, type FeatureKindDef } from './tiles.js';
 
 /** An expansion as recorded in ruleset options and replays: its id and its options. */
@@ -33,6 +34,29 @@ export interface RulesetOptions {
   readonly expansions?: readonly Expansion[];
 }
 
+/**
+ * The moves of the modules of a ruleset made from options `O` (`createRuleset`'s type
+ * parameter): the game's own moves (The Castle's), and each expansion's. `never` when no module
+ * has moves of its own; any module move (`ExpansionMove`) when a module's type does not say which.
+ */
+export type RulesetMoves<O> =
+  | (O extends {
+      /** The base game: `'classic'` (no moves of its own) or a game module. */
+      readonly game: infer G;
+    }
+      ? G extends BaseGame<infer X>
+        ? X
+        : never
+      : never)
+  | (O extends {
+      /** The expansion modules. */
+      readonly expansions?: readonly (infer E)[] | undefined;
+    }
+      ? E extends Expansion<infer X>
+        ? X
+        : never
+      : never);
+
 /** Ruleset options as JSON (expansions by id and options): what replays record. */
 export interface RulesetSpec {
   /** Which base game. */
@@ -43,8 +67,22 @@ export interface RulesetSpec {
   readonly expansions: readonly ExpansionRef[];
 }
 
-/** Compiled rules for one game and combination of expansions. Create with `createRuleset`. */
-export interface Ruleset {
+/**
+ * Compiled rules for one game and combination of expansions. Create with `createRuleset`.
+ *
+ * `M` is the type of the moves of the ruleset's modules (The Castle's own rules and the
+ * expansions), as `createRuleset` works it out from the modules it is given: `never` for classic
+ * alone, `TowerMove | CountMove` for `[tower(), count()]`. `applyMove` then accepts, from code,
+ * the core's moves and those, so that a misspelt module move (`'tower/plase'`) does not compile.
+ * `Ruleset` with no parameter accepts any module move, as before; every function that takes a
+ * `Ruleset` takes one with a parameter.
+ */
+export interface Ruleset<M = ExpansionMove> {
+  /**
+   * Type-only: the moves of the ruleset's modules (`M`). Never set at run time; it lets
+   * TypeScript carry `M` from `createRuleset` to `applyMove`.
+   */
+  readonly moveType?: M;
   /** Stable id naming game, expansions and their options (`classic`, `classic+river{"set":"I"}`); stored in every state. */
   readonly id: string;
   /** The game and expansions as JSON (for replays). */

@@ -147,8 +147,15 @@ export interface ExpansionMove {
   readonly [field: string]: unknown;
 }
 
-/** Any move. */
-export type Move = PlaceMove | DeployMove | PassMove | ExpansionMove;
+/** A move of the core's own steps: place a tile, deploy a follower, or pass. */
+export type CoreMove = PlaceMove | DeployMove | PassMove;
+
+/**
+ * Any move: the core's, or any module's. Functions that return moves (`legalMoves`, a state's
+ * `moves`) use this wide type; `applyMove` checks a move built in code against the core's moves
+ * and the moves of the ruleset's own modules (see `Ruleset`'s type parameter).
+ */
+export type Move = CoreMove | ExpansionMove;
 
 /**
  * Where a turn resumes after an expansion's decision steps: the scoring of the features the tile

@@ -7,7 +7,7 @@ import { meepleError, showValue, type MeepleError } from '../errors.js';
 import type { GameEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
-import type { GameState, GameView, Move, Step } from '../state.js';
+import type { CoreMove, ExpansionMove, GameState, GameView, Move, Step } from '../state.js';
 import type { Immutable } from '../types.js';
 import { checkMove, listMoves } from './legal.js';
 import { assertRuleset } from './query.js';
@@ -232,13 +232,20 @@ export function whyIllegal(rules: Ruleset, state: Immutable<GameView>, move: unk
 /**
  * What the untrusted overload of {@link applyMove} accepts: any value whose type does not say it
  * is a move built in code, so that a move written in code with a mistake (a misspelt field, a
- * missing one, a wrong `type`) is a compile error rather than a refusal at run time. A value is
- * taken as built in code when it is an object whose `type` has a literal type (`'place'`) and
- * none of whose fields is `unknown`; such a value must be a {@link Move}. Anything else (`unknown`,
- * `any`, `Move | undefined`, `Record<string, unknown>`, an object with a field read from input) is
+ * missing one, a wrong or misspelt `type`) is a compile error rather than a refusal at run time.
+ * A value is taken as built in code when it is an object whose `type` has a literal type
+ * (`'place'`, `'tower/build'`) and none of whose fields is `unknown`; such a value must be one of
+ * `Allowed`: the core's moves and the moves of the ruleset's modules (any {@link Move} for a
+ * `Ruleset` with no type parameter). Anything else (`unknown`, `any`, `Move`, `ExpansionMove`,
+ * `Move | undefined`, `Record<string, unknown>`, an object with a field read from input) is
  * untrusted input, checked at run time.
+ *
+ * A value built in code that is not allowed resolves to the allowed move of its `type`, so that
+ * the compiler's error names the misspelt field (`'rotaton' does not exist in type 'PlaceMove'`),
+ * or, for a `type` no move has, to all the allowed moves, so that the error lists the `type`s
+ * there are.
  */
-export type UntrustedMove<M> = unknown extends M
+export type UntrustedMove<M, Allowed = Move> = unknown extends M
   ? M
   : M extends {
         /** The move's kind (`'place'`): a literal type says the value was built in code. */
@@ -246,18 +253,39 @@ export type UntrustedMove<M> = unknown extends M
       }
     ? string extends T
       ? M
-      : M extends Move
+      : `${string}/${string}` extends T
         ? M
-        : true extends { [K in keyof M]-?: unknown extends M[K] ? true : false }[keyof M]
+        : M extends Allowed
           ? M
-          : never
+          : true extends { [K in keyof M]-?: unknown extends M[K] ? true : false }[keyof M]
+            ? M
+            : [
+                  Extract<
+                    Allowed,
+                    {
+                      /** The value's kind: the allowed move of that kind, if there is one. */
+                      readonly type: T;
+                    }
+                  >,
+                ] extends [never]
+              ? Allowed
+              : Extract<
+                  Allowed,
+                  {
+                    /** The value's kind: the allowed move of that kind. */
+                    readonly type: T;
+                  }
+                >
     : M;
 
 /**
  * Plays one move built in code and returns the next state with the events it caused. Typed: a
- * misspelt or missing field is a compile error (`{ type: 'place', player: 0, x: 1, y: 0,
- * rotaton: 1 }` does not compile). The move is still validated against the state, as every move
- * is; the input state is never modified.
+ * misspelt or missing field is a compile error that names it (`{ type: 'place', player: 0, x: 1,
+ * y: 0, rotaton: 1 }`: "'rotaton' does not exist in type 'PlaceMove'"), and so is a module move
+ * that no module of the ruleset has (`'tower/plase'`, or `'tower/build'` in a ruleset without the
+ * Tower), when the ruleset's type knows its modules (`createRuleset` works them out: see
+ * {@link Ruleset}). The move is still validated against the state, as every move is; the input
+ * state is never modified.
  *
  * @example
  * ```ts
@@ -272,7 +300,7 @@ export type UntrustedMove<M> = unknown extends M
  * console.log(next.ok); // true: tile D continues the start tile's road eastwards
  * ```
  */
-export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: Move): Result<Transition, MeepleError>;
+export function applyMove<X = ExpansionMove>(rules: Ruleset<X>, state: Immutable<GameState>, move: CoreMove | NoInfer<X>): Result<Transition, MeepleError>;
 /**
  * Plays one move given as untrusted input (a message from a client, parsed JSON: type it
  * `unknown`) and returns the next state with the events it caused. The input state is never
@@ -297,7 +325,11 @@ export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: Mov
  * else console.error(next.error.code, next.error.message);
  * ```
  */
-export function applyMove<const M>(rules: Ruleset, state: Immutable<GameState>, move: UntrustedMove<M>): Result<Transition, MeepleError>;
+export function applyMove<const M, X = ExpansionMove>(
+  rules: Ruleset<X>,
+  state: Immutable<GameState>,
+  move: UntrustedMove<M, CoreMove | NoInfer<X>>,
+): Result<Transition, MeepleError>;
 export function applyMove(rules: Ruleset, state: Immutable<GameState>, move: unknown): Result<Transition, MeepleError> {
   const problem = whyIllegal(rules, state, move);
   if (problem !== null) return err(problem);

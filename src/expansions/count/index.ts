@@ -95,7 +95,7 @@ export { COUNT, type CountEdition, type CountMoves, type CountOptions, type Coun
  * with `options/expansion-options`. Combined with the River, the River's spring is laid beside the
  * City at set-up (see the module's documentation).
  */
-export function count(options?: CountOptions): Expansion {
+export function count(options?: CountOptions): Expansion<CountMove> {
   const problem = optionsProblem(options);
   const edition: CountEdition = problem === null ? (options?.edition ?? 2) : 2;
   const countMoves: CountMoves = problem === null ? (options?.countMoves ?? 'free') : 'free';

@@ -114,10 +114,13 @@ function completedCitiesAndRoads(rules: Ruleset, s: Immutable<GameView>): { citi
   return { cities, roads };
 }
 
+/** The King and Robber Baron's own moves: none (its tiles are played with the core's moves). */
+export type KingRobberMove = never;
+
 /**
  * The King and Robber Baron expansion module. No options.
  */
-export function kingRobber(): Expansion {
+export function kingRobber(): Expansion<KingRobberMove> {
   return {
     id: KING_ROBBER,
     order: 30,

@@ -158,7 +158,7 @@ function optionsProblem(options: unknown): string | null {
  * options make `createRuleset` fail with `options/expansion-options`. Combines with every other
  * module.
  */
-export function princessDragon(options?: PrincessDragonOptions): Expansion {
+export function princessDragon(options?: PrincessDragonOptions): Expansion<PrincessDragonMove> {
   const problem = optionsProblem(options);
   const princessRule: PrincessRule = problem === null ? (options?.princess ?? 'forced') : 'forced';
   const chosen: Record<string, unknown> = problem !== null ? { ...(options as Record<string, unknown>) } : princessRule === 'optional' ? { princess: 'optional' } : {};
@@ -245,7 +245,7 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion {
     return n;
   };
 
-  const expansion: Expansion = {
+  const expansion: Expansion<PrincessDragonMove> = {
     id: PRINCESS_DRAGON,
     // After the Count (70): the fairy's 3 points are given once its move-out round is over.
     order: 80,

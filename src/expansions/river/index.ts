@@ -231,12 +231,15 @@ const FORKS = 0;
 const COURSE = 1;
 const LAKES = 2;
 
+/** The River's own moves: none (river tiles are placed with the core's `place` move). */
+export type RiverMove = never;
+
 /**
  * The River expansion module. `river()` plays River I; `river({ set: 'II' })` River II;
  * `river({ set: 'both' })` both together. Invalid options make `createRuleset` fail with
  * `options/expansion-options`.
  */
-export function river(options?: RiverOptions): Expansion {
+export function river(options?: RiverOptions): Expansion<RiverMove> {
   const problem = optionsProblem(options);
   const set: RiverSet = problem === null ? (options?.set ?? 'I') : 'I';
   const rows = riverTiles(set);

@@ -307,12 +307,15 @@ export function challenges(rules: Ruleset, state: Immutable<GameView>): Challeng
   return out;
 }
 
+/** The Shrines' own moves: none (a challenge is decided by the tiles, not by a move). */
+export type ShrinesMove = never;
+
 /**
  * The Shrines (heretics) expansion module: the shrine kind and its 5 tiles, the placement rule
  * and challenges between heretics and monks. Takes no options: anything given is refused by
  * `createRuleset` (`options/expansion-options`). Hook order 40.
  */
-export function shrines(): Expansion {
+export function shrines(): Expansion<ShrinesMove> {
   // No parameter, so TypeScript callers cannot pass options; JavaScript callers may, and
   // `createRuleset` then refuses them through `validate`.
   const given: readonly unknown[] = Array.from(arguments);

@@ -152,7 +152,7 @@ function optionsProblem(options: unknown): string | null {
  * have 3 points; `tower({ ransomDebt: true })` lets any player pay. Invalid options make
  * `createRuleset` fail with `options/expansion-options`. Combines with every other module.
  */
-export function tower(options?: TowerOptions): Expansion {
+export function tower(options?: TowerOptions): Expansion<TowerMove> {
   const problem = optionsProblem(options);
   const debt = problem === null && options?.ransomDebt === true;
   // Defaults are left out, so tower() and tower({ ransomDebt: false }) are the same ruleset.

@@ -19,12 +19,13 @@
 import type { BaseGame } from '../../core/game.js';
 import { castleGame } from './index.js';
 import type { CastleOptions } from './options.js';
+import type { CastleMove } from './state.js';
 
 /**
  * The Castle as a base game for `createRuleset({ game: castle(options) })`. Options are checked
  * by `createRuleset` (`options/game-options`, `options/castle-layout`, `options/castle-tiles`).
  */
-export function castle(options?: CastleOptions): BaseGame {
+export function castle(options?: CastleOptions): BaseGame<CastleMove> {
   const given: Readonly<Record<string, unknown>> = options === undefined ? {} : (options as unknown as Readonly<Record<string, unknown>>);
   return { game: 'castle', options: given, build: () => castleGame(options) };
 }
@@ -38,6 +39,9 @@ export {
   type HeldToken,
   type KeepPlace,
   type CastleScoreMove,
+  type CastleExtraTurnMove,
+  type CastleFinalTokenMove,
+  type CastleMove,
 } from './index.js';
 export type { CastleOptions } from './options.js';
 export {

@@ -32,7 +32,7 @@ import { slice, usable, useToken, CastleRules, castleOf } from './rules.js';
 import { castleSetup, chosenTokensError, awaitReveal, tokenChance } from './tokens.js';
 import { castleScoreBounds } from './bounds.js';
 
-export { WALL_TOKENS, type CastleSlice, type HeldToken, type KeepPlace, type CastleScoreMove } from './state.js';
+export { WALL_TOKENS, type CastleSlice, type HeldToken, type KeepPlace, type CastleScoreMove, type CastleExtraTurnMove, type CastleFinalTokenMove, type CastleMove } from './state.js';
 export { largestEmptyArea, castleOf } from './rules.js';
 export { TOKEN_CHANCE_STEP } from './tokens.js';
 

@@ -1,7 +1,6 @@
 /**
  * The Castle's state slice and move shapes (plain JSON): what `state.ext.castle` holds.
  */
-import type { ExpansionMove } from '../../core/state.js';
 
 /** Wall tokens: 2 of each kind 1..9 (digest, Material). */
 export const WALL_TOKENS = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9] as const;
@@ -72,9 +71,11 @@ export interface CastleSlice {
 }
 
 /** A `castle/score` move: score this completed feature next, with wall token 2 or 3 or none (0). */
-export interface CastleScoreMove extends ExpansionMove {
+export type CastleScoreMove = {
   /** Discriminant. */
   readonly type: 'castle/score';
+  /** Who plays it. */
+  readonly player: number;
   /** Column of the feature's named tile. */
   readonly x: number;
   /** Row of that tile. */
@@ -83,4 +84,33 @@ export interface CastleScoreMove extends ExpansionMove {
   readonly feature: string;
   /** 2 (tower) or 3 (house) to double its value with that token, else 0. */
   readonly token: number;
-}
+};
+
+/** A `castle/extra-turn` move: use wall token 1 to play another turn now, or keep it. */
+export type CastleExtraTurnMove = {
+  /** Discriminant. */
+  readonly type: 'castle/extra-turn';
+  /** Who plays it. */
+  readonly player: number;
+  /** Whether the token is used. */
+  readonly use: boolean;
+};
+
+/** A `castle/final-token` move: the feature a final-scoring token (4 to 7) applies to. */
+export type CastleFinalTokenMove = {
+  /** Discriminant. */
+  readonly type: 'castle/final-token';
+  /** Who plays it. */
+  readonly player: number;
+  /** The token, 4 to 7, as the step names it. */
+  readonly token: number;
+  /** Column of the feature's named tile. */
+  readonly x: number;
+  /** Row of that tile. */
+  readonly y: number;
+  /** Local feature id on that tile. */
+  readonly feature: string;
+};
+
+/** The Castle's own moves (`castle/...`): what `applyMove` accepts of a Castle ruleset besides the core's moves. */
+export type CastleMove = CastleScoreMove | CastleExtraTurnMove | CastleFinalTokenMove;

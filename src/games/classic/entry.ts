@@ -19,7 +19,7 @@ import { ok } from '../../core/result.js';
 import { classicGame } from './index.js';
 
 /** Classic Carcassonne as a base game for `createRuleset({ game: classic() })`. It has no options. */
-export function classic(): BaseGame {
+export function classic(): BaseGame<never> {
   return { game: 'classic', options: {}, build: () => ok(classicGame()) };
 }
 
