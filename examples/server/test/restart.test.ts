@@ -1,8 +1,10 @@
 /**
  * The server process is killed (SIGKILL) mid-game, a move in flight, and restarted on the same
- * SQLite file: the game is rebuilt from its log, its bot goes on, the players reconnect from the
- * versions they had and play to the end, with nothing lost.
+ * SQLite file: the games are rebuilt from their logs, bots go on (also in a game nobody is
+ * connected to), the players reconnect from the versions they had and play to the end, with
+ * nothing lost.
  */
+import Database from 'better-sqlite3';
 import { applyViewDelta } from 'meeplekit';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -30,11 +32,19 @@ describe('a crash loses nothing', () => {
     await play([a, b], game, { moves: 12, seed: 11 });
     while (decider(a.games.get(game)!.view!) !== 0) await play([a, b], game, { moves: 1, seed: 11 });
 
+    // A game of bots only, just started: it is mid-game when the process dies.
+    const botGame = (await b.create({ game: 'castle', players: 2 }, [{ bot: 1 }, { bot: 1 }])).game as string;
+
     // A sends its move and the process dies at once: the move was stored or it was not, never half.
     const before = { a: { ...a.games.get(game)! }, b: { ...b.games.get(game)! } };
     a.send({ type: 'move', game, version: before.a.version, move: before.a.legal![0] });
     await server.kill();
     await Promise.all([a.closed, b.closed]);
+
+    const file = new Database(db, { readonly: true });
+    const killedAt = file.prepare('SELECT version, finished FROM games WHERE id = ?').get(botGame) as { version: number; finished: number };
+    file.close();
+    expect(killedAt.finished).toBe(0);
 
     server = await startServerProcess({ MEEPLEKIT_DB: db });
     a = await Client.connect(server.url);
@@ -54,10 +64,15 @@ describe('a crash loses nothing', () => {
       expect(caughtUp.ok).toBe(true);
       client.games.set(game, { seat: kept.seat, view: caughtUp.ok ? caughtUp.value : null, version: update.version, legal: update.legal });
     }
+    // The bots' game was rebuilt from its log at start and goes on with nobody connected to it.
+    const watcher = await Client.connect(server.url);
+    await watcher.join(botGame);
     await play([a, b], game, { seed: 12 });
     expect(a.games.get(game)!.view!.step.kind).toBe('game-over');
     const whole = await b.request({ type: 'resync', game });
     expect(JSON.stringify(whole.view)).toBe(JSON.stringify(b.games.get(game)!.view));
-    await Promise.all([a.close(), b.close()]);
+    while (watcher.games.get(botGame)!.view!.step.kind !== 'game-over') await watcher.wait((m) => m.game === botGame && m.type === 'update', 30_000);
+    expect(watcher.games.get(botGame)!.version).toBeGreaterThan(killedAt.version);
+    await Promise.all([a.close(), b.close(), watcher.close()]);
   });
 });
