@@ -150,10 +150,8 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   if (out.length < L.size) throw new RangeError(`writeObservationTensor: needs ${L.size} entries, got ${out.length}`);
   const planes = L.C * L.HW;
   out.fill(0, 0, planes);
-  const w = planeEntries(rules, state, player, L);
-  const { index, value } = SCRATCH;
-  for (let i = 0; i < w.assigned; i++) out[index[i]!] = value[i]!;
-  for (let i = w.assigned; i < w.entries; i++) out[index[i]!]! += value[i]!;
+  FLOAT_SINK.out = out;
+  const w = planeEntries(rules, state, player, L, FLOAT_SINK);
   writeVector(rules, state, player, L, w, out, planes);
   return out;
 }
@@ -220,27 +218,14 @@ export function writeCompactObservation(
   const { bits, counts } = out;
   bits.fill(0, bitsAt, bitsAt + c.bitBytes);
   counts.fill(0, countsAt, countsAt + c.countBytes);
-  const w = planeEntries(rules, state, player, L, legal);
-  const { index, value } = SCRATCH;
-  const HW = L.HW;
-  const slot = L.slot;
-  for (let i = 0; i < w.entries; i++) {
-    const at = index[i]!;
-    const channel = (at / HW) | 0;
-    const s = slot[channel]!;
-    const v = value[i]!;
-    if (s >= 0) {
-      // A binary channel: the entry is 1 (or 0, which sets nothing).
-      if (v !== 0) {
-        const bit = s * HW + (at - channel * HW);
-        bits[bitsAt + (bit >> 3)]! |= 1 << (bit & 7);
-      }
-    } else {
-      const cell = countsAt + (-1 - s) * HW + (at - channel * HW);
-      const total = (i < w.assigned ? 0 : counts[cell]!) + v;
-      counts[cell] = total > 255 ? 255 : total;
-    }
-  }
+  const sink = COMPACT_SINK;
+  sink.bits = bits;
+  sink.counts = counts;
+  sink.bitsAt = bitsAt;
+  sink.countsAt = countsAt;
+  sink.HW = L.HW;
+  sink.slot = L.slot;
+  const w = planeEntries(rules, state, player, L, sink, legal);
   writeVector(rules, state, player, L, w, out.vector, vectorAt);
 }
 
@@ -329,41 +314,83 @@ function observationLayout(rules: Ruleset, players: number): ObservationLayout {
   return layout;
 }
 
-/** Where the planes' entries go: positions `channel * H * W + cell` and values (one buffer, grown as needed). */
-const SCRATCH = { index: new Int32Array(4096), value: new Int32Array(4096) };
+/** Where the planes' entries go, at positions `channel * H * W + cell` of the float32 planes. */
+interface PlaneSink {
+  /** Sets an entry (written at most once per observation, or again with the same value). */
+  put(at: number, v: number): void;
+  /** Adds to an entry (followers: a tile may hold several). */
+  add(at: number, v: number): void;
+}
 
-/** The planes' entries of one observation: `entries` of them, the first `assigned` set, the rest added (followers). */
+/** The float32 tensor's planes. */
+class FloatSink implements PlaneSink {
+  out: Float32Array = new Float32Array(0);
+  put(at: number, v: number): void {
+    this.out[at] = v;
+  }
+  add(at: number, v: number): void {
+    this.out[at]! += v;
+  }
+}
+
+/** A row of compact observations: binary channels as bits, counting channels as bytes (saturating). */
+class CompactSink implements PlaneSink {
+  bits: Uint8Array = new Uint8Array(0);
+  counts: Uint8Array = new Uint8Array(0);
+  bitsAt = 0;
+  countsAt = 0;
+  HW = 1;
+  slot: Int32Array = new Int32Array(0);
+  put(at: number, v: number): void {
+    const HW = this.HW;
+    const channel = (at / HW) | 0;
+    const s = this.slot[channel]!;
+    if (s >= 0) {
+      // A binary channel: the entry is 1 (or 0, which sets nothing).
+      if (v === 0) return;
+      const bit = s * HW + (at - channel * HW);
+      this.bits[this.bitsAt + (bit >> 3)]! |= 1 << (bit & 7);
+    } else this.counts[this.countsAt + (-1 - s) * HW + (at - channel * HW)] = v > 255 ? 255 : v;
+  }
+  add(at: number, v: number): void {
+    const HW = this.HW;
+    const channel = (at / HW) | 0;
+    const s = this.slot[channel]!;
+    if (s >= 0) this.put(at, v);
+    else {
+      const cell = this.countsAt + (-1 - s) * HW + (at - channel * HW);
+      const total = this.counts[cell]! + v;
+      this.counts[cell] = total > 255 ? 255 : total;
+    }
+  }
+}
+
+const FLOAT_SINK = new FloatSink();
+const COMPACT_SINK = new CompactSink();
+
+/** What the vector needs of the planes' pass: the window's corner and whether tiles lie outside it. */
 interface PlaneWrite {
-  entries: number;
-  assigned: number;
   x0: number;
   y0: number;
   clipped: number;
 }
 
-const WRITE: PlaneWrite = { entries: 0, assigned: 0, x0: 0, y0: 0, clipped: 0 };
-
-/** Space for `n` entries in {@link SCRATCH}. */
-function reserve(n: number): void {
-  if (SCRATCH.index.length >= n) return;
-  const size = Math.max(n, 2 * SCRATCH.index.length);
-  SCRATCH.index = new Int32Array(size);
-  SCRATCH.value = new Int32Array(size);
-}
+const WRITE: PlaneWrite = { x0: 0, y0: 0, clipped: 0 };
 
 /** Placements of the tile to place (scratch space of {@link collectPlacements}, grown as needed). */
 let PLACEMENTS = new Int32Array(1024);
 
 /**
- * The non-zero entries of the planes of `player`'s observation (and 0 for a pennant or open-port
- * count that is 0), into {@link SCRATCH}: the window, each tile's channels, the places where the
- * tile to place may go, then the followers (added: a tile may hold several).
+ * Writes the non-zero entries of the planes of `player`'s observation (and 0 for a pennant or
+ * open-port count that is 0) through `sink`: each tile's channels, the places where the tile to
+ * place may go, then the followers (added: a tile may hold several); returns the window.
  */
 function planeEntries(
   rules: Ruleset,
   state: Immutable<GameState> | Immutable<GameView>,
   player: number,
   L: ObservationLayout,
+  sink: PlaneSink,
   legal?: ArrayLike<number>,
 ): PlaneWrite {
   const { P, K, H, W, HW, fixed } = L;
@@ -396,9 +423,6 @@ function planeEntries(
   const cFollowers = cOpen + 4;
   const cPlace = cFollowers + P;
   const step = state.step;
-  reserve(tiles.length * (3 + K + 12) + 4 * state.frontier.length + state.followers.length);
-  const { index, value } = SCRATCH;
-  let n = 0;
   let clipped = 0;
   for (let t = 0; t < tiles.length; t++) {
     const placed = tiles[t]!;
@@ -410,34 +434,27 @@ function planeEntries(
     }
     const cell = dy * W + dx;
     const tile = rules.tiles[placed.kind]!;
-    index[n] = cell;
-    value[n++] = 1;
+    sink.put(cell, 1);
     if (t === tiles.length - 1) {
-      index[n] = HW + cell;
-      value[n++] = 1;
+      sink.put(HW + cell, 1);
     }
     let pennants = 0;
     for (let f = 0; f < tile.kinds.length; f++) {
       pennants += tile.pennants[f]!;
-      index[n] = (cHas + tile.kinds[f]!) * HW + cell;
-      value[n++] = 1;
+      sink.put((cHas + tile.kinds[f]!) * HW + cell, 1);
     }
-    index[n] = 2 * HW + cell;
-    value[n++] = pennants;
+    sink.put(2 * HW + cell, pennants);
     for (let side = 0; side < 4; side++) {
       const local = tile.portFeature[placed.rotation * 12 + side * 3 + 1]!;
       if (local < 0) continue;
       const kind = tile.kinds[local]!;
-      index[n] = (cSide + side * K + kind) * HW + cell;
-      value[n++] = 1;
+      sink.put((cSide + side * K + kind) * HW + cell, 1);
       const never = rules.kinds[kind]!.completion === 'never';
       const open = g.open[findRoot(g.parent, placed.node + local)]!;
       if (open === 0 && !never) {
-        index[n] = (cComplete + side) * HW + cell;
-        value[n++] = 1;
+        sink.put((cComplete + side) * HW + cell, 1);
       }
-      index[n] = (cOpen + side) * HW + cell;
-      value[n++] = never ? 0 : open;
+      sink.put((cOpen + side) * HW + cell, never ? 0 : open);
     }
   }
   if (step.kind === 'place-tile' && legal !== undefined) {
@@ -452,8 +469,7 @@ function planeEntries(
       const dx = c - row * aw.width + aw.x - x0;
       const dy = row + aw.y - y0;
       if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
-      index[n] = (cPlace + (id & 3)) * HW + dy * W + dx;
-      value[n++] = 1;
+      sink.put((cPlace + (id & 3)) * HW + dy * W + dx, 1);
     }
   } else if (step.kind === 'place-tile') {
     if (PLACEMENTS.length < 4 * state.frontier.length) PLACEMENTS = new Int32Array(8 * state.frontier.length);
@@ -465,21 +481,16 @@ function planeEntries(
       const dx = keyX(key) - x0;
       const dy = keyY(key) - y0;
       if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
-      index[n] = (cPlace + (p & 3)) * HW + dy * W + dx;
-      value[n++] = 1;
+      sink.put((cPlace + (p & 3)) * HW + dy * W + dx, 1);
     }
   }
-  const assigned = n;
   for (const f of state.followers) {
     const placed = tiles[f.tile]!;
     const dx = placed.x - x0;
     const dy = placed.y - y0;
     if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
-    index[n] = (cFollowers + ((f.player - player + P) % P)) * HW + dy * W + dx;
-    value[n++] = 1;
+    sink.add((cFollowers + ((f.player - player + P) % P)) * HW + dy * W + dx, 1);
   }
-  WRITE.entries = n;
-  WRITE.assigned = assigned;
   WRITE.x0 = x0;
   WRITE.y0 = y0;
   WRITE.clipped = clipped;
