@@ -46,7 +46,7 @@ export {
   type ExpansionMove,
   type Flow,
 } from './core/state.js';
-export type { GameEvent, FeatureRef, ExpansionEvent, ScoreReason, Emit } from './core/events.js';
+export type { GameEvent, UndoneEvent, FeatureRef, ExpansionEvent, ScoreReason, Emit } from './core/events.js';
 export type { Expansion, CompletedFeature, HookContext, ActionClaim, TileFollower, DrawFilter } from './core/expansion.js';
 export type { ModuleChance } from './core/module-chance.js';
 export type { ScoringContext } from './core/game.js';

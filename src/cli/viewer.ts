@@ -130,6 +130,8 @@ export function describeEvent(e: GameEvent): string {
       return `${player(e.player)}'s follower on ${featureWords(e.at)} returns to the supply`;
     case 'turn-ended':
       return `${player(e.player)}'s turn ends`;
+    case 'undone':
+      return `${e.moves.length === 1 ? 'a move is' : `${e.moves.length} moves are`} taken back`;
     case 'game-ended':
       return `the game ends: ${e.scores.map((s, p) => `${player(p)} ${s}`).join(', ')}; ${e.winners.length > 1 ? 'winners' : 'winner'} ${e.winners.map(player).join(', ')}`;
     default: {

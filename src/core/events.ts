@@ -3,6 +3,7 @@
  * point scored is a `scored` event, so a player's score always equals the sum of their
  * `scored` events' points.
  */
+import type { Move } from './state.js';
 import type { Rotation } from './types.js';
 
 /** A feature named by one of its segments: the tile at `x, y` and the local feature id there. */
@@ -124,6 +125,7 @@ export type GameEvent =
       /** Whose turn it was. */
       readonly player: number;
     }
+  | UndoneEvent
   | {
       /** The game ended after final scoring. */
       readonly type: 'game-ended';
@@ -132,6 +134,28 @@ export type GameEvent =
       /** Players with the highest score. */
       readonly winners: readonly number[];
     };
+
+/**
+ * Moves were taken back (`undo(rules, state, count, { events: true })`): the state is the one
+ * before them. The only event of an undo, delivered like a move's events (in the undo's
+ * `Transition`, and in a view delta's `events` when the server passes them to `viewDelta`), so a
+ * client can animate it: take the last `moves.length` moves' pieces off the board, in reverse.
+ * Moves are public, so it shows nothing a view hides.
+ */
+export interface UndoneEvent {
+  /** Discriminant. */
+  readonly type: 'undone';
+  /** The moves taken back, in the order they had been played (each names its player). */
+  readonly moves: readonly Move[];
+  /** Moves played before the undo: the `seq` of the view it was taken back from. */
+  readonly from: number;
+  /** Moves played after it: the `seq` of the view now (`from - moves.length`). */
+  readonly to: number;
+  /** Turns taken back (completed turns before, less after): 0 when only a move of the current turn was. */
+  readonly turns: number;
+  /** The player who decides now, after the undo (the step's decider), or -1 at the game's end. */
+  readonly player: number;
+}
 
 /**
  * An expansion's own event: `type` is `'<expansion id>/<name>'` (`king-robber/king-taken`), the

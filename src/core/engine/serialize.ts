@@ -6,12 +6,12 @@
  */
 import { meepleError, showValue, type MeepleError } from '../errors.js';
 import { firstDifference } from './json-diff.js';
-import type { Emit, GameEvent } from '../events.js';
+import type { Emit, GameEvent, UndoneEvent } from '../events.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset, RulesetSpec } from '../ruleset.js';
 import type { GameState, Move } from '../state.js';
 import type { Immutable } from '../types.js';
-import { checkGameOptions, type GameOptions } from './apply.js';
+import { checkGameOptions, type GameOptions, type Transition } from './apply.js';
 import { cloneJson, cloneState } from './clone.js';
 import { deepFreeze } from './sharing.js';
 import { checkMove } from './legal.js';
@@ -337,6 +337,12 @@ export interface UndoOptions {
    * player who takes back a turn after seeing the next tile would choose again knowing it.
    */
   readonly policy?: 'any' | 'before-draw';
+  /**
+   * `true`: return a {@link Transition} (the state, and the undo's one event, an
+   * {@link UndoneEvent}) instead of the state alone, so that the undo reaches clients like a move
+   * (`viewDelta(before, after, { events })`). Default false.
+   */
+  readonly events?: boolean;
 }
 
 /**
@@ -365,9 +371,26 @@ export interface UndoOptions {
  * // A served game: the placement may be taken back, but not once the next tile is drawn.
  * const served = undo(rules.value, next.value.state, 1, { policy: 'before-draw' });
  * console.log(served.ok || served.error.code); // true, or undo/draw-seen if that move ended the turn
+ *
+ * // With its event, to animate it or send it in a view delta like a move's events.
+ * const told = undo(rules.value, next.value.state, 1, { events: true });
+ * if (told.ok) console.log(told.value.events[0]?.type); // undone
  * ```
  */
-export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1, options: UndoOptions = {}): Result<GameState, MeepleError> {
+export function undo(rules: Ruleset, state: Immutable<GameState>, count?: number, options?: UndoOptions & { readonly events?: false }): Result<GameState, MeepleError>;
+/**
+ * Takes back the last `count` moves, as the overload above, and returns the state with the
+ * undo's event (`{ events: true }`): one {@link UndoneEvent} naming the moves taken back, the
+ * number of moves before and after (a view's `seq`) and the turns taken back. Deliver it like a
+ * move's events: to a UI, or to clients in `viewDelta(before, after, { events })`.
+ */
+export function undo(rules: Ruleset, state: Immutable<GameState>, count: number, options: UndoOptions & { readonly events: true }): Result<Transition, MeepleError>;
+/**
+ * Takes back the last `count` moves with options whose `events` is not known when compiling: the
+ * state alone, or a {@link Transition} when `options.events` is true.
+ */
+export function undo(rules: Ruleset, state: Immutable<GameState>, count?: number, options?: UndoOptions): Result<GameState | Transition, MeepleError>;
+export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1, options: UndoOptions = {}): Result<GameState | Transition, MeepleError> {
   if (state.ruleset !== rules.id) {
     return err(meepleError('state/ruleset-mismatch', `state belongs to ruleset '${state.ruleset}', not '${rules.id}'`));
   }
@@ -397,7 +420,18 @@ export function undo(rules: Ruleset, state: Immutable<GameState>, count = 1, opt
       );
     }
   }
-  return ok(deepFreeze(rebuilt.value));
+  const back = deepFreeze(rebuilt.value);
+  if ((options as { events?: unknown } | null)?.events !== true) return ok(back);
+  const step = back.step;
+  const event: UndoneEvent = {
+    type: 'undone',
+    moves: cloneJson(state.moves.slice(kept)) as Move[],
+    from: state.moves.length,
+    to: kept,
+    turns: state.turn - back.turn,
+    player: step.kind === 'game-over' ? -1 : step.player,
+  };
+  return ok({ state: back, events: [event] });
 }
 
 /**
