@@ -196,7 +196,7 @@ export interface CompactObservationBuffers {
  * const { compact } = observationSpec(rules.value, 2);
  * const out = { bits: new Uint8Array(compact.bitBytes), counts: new Uint8Array(compact.countBytes), vector: new Float32Array(compact.vector) };
  * writeCompactObservation(rules.value, game.value, 0, out);
- * console.log(compact.bitBytes + compact.countBytes + 4 * compact.vector); // 10591 bytes, against 142,388 as float32
+ * console.log(compact.bitBytes + compact.countBytes + 4 * compact.vector); // 10591 bytes, against 142,488 as float32
  * ```
  */
 export function writeCompactObservation(
