@@ -37,6 +37,10 @@ import {
   movesToAction,
   observationSpec,
   writeCompactObservation,
+  entitySpec,
+  writeEntityObservation,
+  type EntityBuffers,
+  type EntitySpec,
   type CompactObservationBuffers,
   type ObservationSpec,
   returns,
@@ -609,6 +613,40 @@ describe('actions: details', () => {
   });
 });
 
+/**
+ * Entity observation 1 of `e` against the planes `planes` of the same state: one row per tile laid
+ * (the rest padding), each at its cell of the window with the planes' tile, and the followers per
+ * player the planes count; the vector equal.
+ */
+function checkEntities(rules: Ruleset, s: GameState, spec: ObservationSpec, es: EntitySpec, e: EntityBuffers, planes: Float32Array): void {
+  const C = es.columns.length;
+  const R = es.maxRows;
+  const [, h, w] = spec.planes;
+  const HW = h * w;
+  expect(Array.from(e.mask.subarray(R, 2 * R)).reduce((x, y) => x + y, 0)).toBe(s.tiles.length);
+  const followersColumn = es.columns.indexOf('followers of observer on feature 0');
+  const F = (C - followersColumn) / s.players;
+  const rowFollowers = new Array<number>(s.players).fill(0);
+  for (let t = 0; t < s.tiles.length; t++) {
+    const row = e.rows.subarray((R + t) * C, (R + t + 1) * C);
+    const [x, y] = [row[0]!, row[1]!];
+    if (x >= 0 && y >= 0 && x < w && y < h) expect(planes[y * w + x]).toBe(1);
+    expect(row[2 + s.tiles[t]!.kind]).toBe(1);
+    for (let j = 0; j < s.players; j++) for (let f = 0; f < F; f++) rowFollowers[j]! += row[followersColumn + j * F + f]!;
+  }
+  const clipped = planes[spec.size - spec.vector + spec.features.indexOf('clipped')] === 1;
+  const firstFollowers = spec.channels.indexOf('followers of observer');
+  if (!clipped) {
+    for (let j = 0; j < s.players; j++) {
+      let sum = 0;
+      for (let cell = 0; cell < HW; cell++) sum += planes[(firstFollowers + j) * HW + cell]!;
+      expect(rowFollowers[j]).toBe(sum);
+    }
+  }
+  expect(Buffer.from(e.vector.buffer, 4 * es.vector, 4 * es.vector).equals(Buffer.from(planes.buffer, 4 * (spec.size - spec.vector), 4 * spec.vector))).toBe(true);
+  void rules;
+}
+
 /** The float32 tensor of row `row` of compact observations, unpacked as docs/ai.md says. */
 function decodeCompact(spec: ObservationSpec, buf: CompactObservationBuffers, row: number): Float32Array {
   const [, h, w] = spec.planes;
@@ -739,6 +777,10 @@ describe('observations and determinization reveal nothing hidden', () => {
         const compactBuffers = (): CompactObservationBuffers => ({ bits: new Uint8Array(2 * c.bitBytes).fill(7), counts: new Uint8Array(2 * c.countBytes).fill(7), vector: new Float32Array(2 * c.vector).fill(7) });
         const ca = compactBuffers();
         const cb = compactBuffers();
+        const es = entitySpec(rules, plan.players);
+        const entityBuffers = (): EntityBuffers => ({ rows: new Float32Array(2 * es.maxRows * es.columns.length), mask: new Uint8Array(2 * es.maxRows), vector: new Float32Array(2 * es.vector) });
+        const ea = entityBuffers();
+        const eb = entityBuffers();
         let i = 0;
         for (const s of playthrough(rules, plan)) {
           if (i++ % 7 !== 0 && s.step.kind !== 'game-over') continue;
@@ -756,6 +798,13 @@ describe('observations and determinization reveal nothing hidden', () => {
             expect(Buffer.from(cb.vector.buffer).equals(Buffer.from(ca.vector.buffer))).toBe(true);
             const decoded = decodeCompact(spec, ca, 1);
             expect(Buffer.from(decoded.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+            // The entity form: the same for both, and it agrees with the planes.
+            writeEntityObservation(rules, s, viewer, ea, 1);
+            writeEntityObservation(rules, other, viewer, eb, 1);
+            expect(Buffer.from(eb.rows.buffer).equals(Buffer.from(ea.rows.buffer))).toBe(true);
+            expect(Buffer.from(eb.mask).equals(Buffer.from(ea.mask))).toBe(true);
+            expect(Buffer.from(eb.vector.buffer).equals(Buffer.from(ea.vector.buffer))).toBe(true);
+            checkEntities(rules, s, spec, es, ea, a);
           }
         }
       }),

@@ -71,6 +71,7 @@ export {
   type CompactObservationSpec,
   type CompactObservationBuffers,
 } from './observation.js';
+export { entitySpec, writeEntityObservation, ENTITY_OBSERVATION_VERSION, type EntitySpec, type EntityBuffers } from './entities.js';
 export { determinize } from './determinize.js';
 export { createResearchSimulator, type ResearchSimulator, type ResearchSimulatorOptions, type Policy } from './simulator.js';
 export { randomBot, greedyBot, type Bot } from '../bots.js';

@@ -229,8 +229,8 @@ export function writeCompactObservation(
   writeVector(rules, state, player, L, w, out.vector, vectorAt);
 }
 
-/** What one observation needs of a ruleset and player count, computed once. */
-interface ObservationLayout {
+/** What one observation needs of a ruleset and player count, computed once. @internal */
+export interface ObservationLayout {
   readonly P: number;
   readonly K: number;
   readonly T: number;
@@ -256,8 +256,8 @@ interface ObservationLayout {
 /** Layouts by ruleset and player count. */
 const LAYOUTS = new WeakMap<Ruleset, (ObservationLayout | undefined)[]>();
 
-/** The layout of a ruleset's observations for `state`'s player count; checks that the state is the ruleset's. */
-function layoutOf(rules: Ruleset, state: Immutable<GameState> | Immutable<GameView>): ObservationLayout {
+/** The layout of a ruleset's observations for `state`'s player count; checks that the state is the ruleset's. @internal */
+export function layoutOf(rules: Ruleset, state: Immutable<GameState> | Immutable<GameView>): ObservationLayout {
   if (state.ruleset !== rules.id) throw new TypeError(`meeplekit/ai: this state belongs to ruleset '${state.ruleset}', not '${rules.id}'`);
   return observationLayout(rules, state.players);
 }
@@ -368,11 +368,37 @@ class CompactSink implements PlaneSink {
 const FLOAT_SINK = new FloatSink();
 const COMPACT_SINK = new CompactSink();
 
-/** What the vector needs of the planes' pass: the window's corner and whether tiles lie outside it. */
-interface PlaneWrite {
+/** What the vector needs of the planes' pass: the window's corner and whether tiles lie outside it. @internal */
+export interface PlaneWrite {
   x0: number;
   y0: number;
   clipped: number;
+}
+
+/**
+ * Sets `w`'s x0 and y0 to the observation window's north-west cell: a bounded board's window, or
+ * the {@link OBSERVATION_WINDOW} square centred on the middle of the placed tiles' bounding box. @internal
+ */
+export function windowCorner(state: Immutable<GameState> | Immutable<GameView>, L: ObservationLayout, w: PlaneWrite): void {
+  if (L.fixed !== null) {
+    w.x0 = L.fixed.x;
+    w.y0 = L.fixed.y;
+    return;
+  }
+  const tiles = state.tiles;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  for (let t = 0; t < tiles.length; t++) {
+    const p = tiles[t]!;
+    if (p.x < minX) minX = p.x;
+    if (p.x > maxX) maxX = p.x;
+    if (p.y < minY) minY = p.y;
+    if (p.y > maxY) maxY = p.y;
+  }
+  w.x0 = Math.floor((minX + maxX) / 2) - (OBSERVATION_WINDOW >> 1);
+  w.y0 = Math.floor((minY + maxY) / 2) - (OBSERVATION_WINDOW >> 1);
 }
 
 const WRITE: PlaneWrite = { x0: 0, y0: 0, clipped: 0 };
@@ -393,28 +419,11 @@ function planeEntries(
   sink: PlaneSink,
   legal?: ArrayLike<number>,
 ): PlaneWrite {
-  const { P, K, H, W, HW, fixed } = L;
+  const { P, K, H, W, HW } = L;
   const tiles = state.tiles;
-  let x0: number;
-  let y0: number;
-  if (fixed !== null) {
-    x0 = fixed.x;
-    y0 = fixed.y;
-  } else {
-    let minX = Infinity;
-    let maxX = -Infinity;
-    let minY = Infinity;
-    let maxY = -Infinity;
-    for (let t = 0; t < tiles.length; t++) {
-      const p = tiles[t]!;
-      if (p.x < minX) minX = p.x;
-      if (p.x > maxX) maxX = p.x;
-      if (p.y < minY) minY = p.y;
-      if (p.y > maxY) maxY = p.y;
-    }
-    x0 = Math.floor((minX + maxX) / 2) - (OBSERVATION_WINDOW >> 1);
-    y0 = Math.floor((minY + maxY) / 2) - (OBSERVATION_WINDOW >> 1);
-  }
+  windowCorner(state, L, WRITE);
+  const x0 = WRITE.x0;
+  const y0 = WRITE.y0;
   const g = state.features;
   const cSide = 3;
   const cHas = cSide + 4 * K;
@@ -497,8 +506,8 @@ function planeEntries(
   return WRITE;
 }
 
-/** Writes the vector of public features of `player`'s observation into `out` from `v`. */
-function writeVector(
+/** Writes the vector of public features of `player`'s observation into `out` from `v`. @internal */
+export function writeVector(
   rules: Ruleset,
   state: Immutable<GameState> | Immutable<GameView>,
   player: number,
