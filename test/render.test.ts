@@ -13,7 +13,7 @@ import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
-import { DEFAULT_PALETTE, renderBoard, renderFollower, renderSymbols, renderTile, tileSymbolId } from '../src/render/index.js';
+import { DEFAULT_PALETTE, legalPlacements, renderBoard, renderFollower, renderSymbols, renderTile, tileSymbolId } from '../src/render/index.js';
 import { artOf } from '../src/render/catalogue.js';
 import { bandHalfWidth } from '../src/render/art.js';
 import { distanceToBand, insidePolygon } from '../src/render/geometry.js';
@@ -223,6 +223,17 @@ describe('drawn from a public view: the same picture as from the state', () => {
       const r = make();
       const all = positions(r, players, `view-${name}`);
       all.forEach((s, i) => {
+        // The cells and rotations where the tile may go, from the view alone: legalMoves' placements.
+        const expected: { x: number; y: number; rotations: number[] }[] = [];
+        for (const m of legalMoves(r, s)) {
+          if (m.type !== 'place') continue;
+          const last = expected[expected.length - 1];
+          if (last !== undefined && last.x === m.x && last.y === m.y) last.rotations.push(m.rotation);
+          else expected.push({ x: m.x, y: m.y, rotations: [m.rotation] });
+        }
+        const seen = must(publicView(r, s, s.step.kind === 'game-over' ? null : s.step.player));
+        expect(must(legalPlacements(r, seen)), `position ${i}`).toEqual(expected);
+        expect(must(legalPlacements(r, s)), `position ${i}`).toEqual(expected);
         // Every position near the end (most pieces on the board), every fifth before.
         if (i % 5 !== 0 && i < all.length - 6) return;
         const fromState = must(renderBoard(r, s, { coordinates: true }));
@@ -272,6 +283,15 @@ describe('drawn from a public view: the same picture as from the state', () => {
     expect(bad((x) => ((x['modules'] as Record<string, unknown>)['castle'] = { wall: 'x' }))).toBe('render/malformed-state');
     expect(bad((x) => ((x['modules'] as { castle: { keep: unknown[] } }).castle.keep = [{ x: 99, y: 99, feature: 'c1', tiles: 2 }, null]))).toBe('render/malformed-state');
     expect(bad((x) => (x['ruleset'] = 'classic'))).toBe('state/ruleset-mismatch');
+    const place = (f: (x: Record<string, unknown>) => void): string | undefined => {
+      const copy = JSON.parse(JSON.stringify(view)) as Record<string, unknown>;
+      f(copy);
+      return code(legalPlacements(r, copy as never));
+    };
+    expect(place((x) => (x['step'] = { kind: 'place-tile', player: 0, tile: 'ZZ' }))).toBe('render/malformed-state');
+    expect(place((x) => ((x['tiles'] as { tile: string }[])[8]!.tile = 'ZZ'))).toBe('render/malformed-state');
+    expect(place((x) => (x['step'] = { kind: 'game-over', winners: [0] }))).toBeUndefined();
+    expect(must(legalPlacements(r, { ...view, step: { kind: 'game-over', winners: [0] } }))).toEqual([]);
   });
 });
 

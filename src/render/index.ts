@@ -25,7 +25,8 @@
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset } from '../core/ruleset.js';
-import type { GameState, GameView } from '../core/state.js';
+import { collectPlacements } from '../core/board.js';
+import { keyX, keyY, type GameState, type GameView } from '../core/state.js';
 import type { PublicView } from '../core/engine/view.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { boardSvg } from './board.js';
@@ -95,22 +96,90 @@ export function renderBoard(
   state: Immutable<GameState> | Immutable<GameView> | Immutable<PublicView>,
   options?: BoardRenderOptions,
 ): Result<string, MeepleError> {
-  let scene: Immutable<GameView>;
-  if (looksLikePublicView(state)) {
-    const made = sceneOfView(rules, state);
-    if (!made.ok) return made;
-    scene = made.value;
-  } else {
-    const checked = checkState(rules, state);
-    if (!checked.ok) return checked;
-    scene = state as Immutable<GameView>;
-  }
+  const made = sceneOf(rules, state);
+  if (!made.ok) return made;
+  const scene = made.value;
   const o = checkOptions(options, true);
   if (!o.ok) return o;
   const used: string[] = [];
   for (const t of scene.tiles) if (!used.includes(t.id)) used.push(t.id);
   const defs = o.value.symbols === 'inline' ? tileDefs(rules, used, o.value.palette) : '';
   return ok(boardSvg(rules, scene, o.value, defs));
+}
+
+/** What a picture reads of a state, an observation or a public view, checked. */
+function sceneOf(rules: Ruleset, state: unknown): Result<Immutable<GameView>, MeepleError> {
+  if (looksLikePublicView(state)) return sceneOfView(rules, state);
+  const checked = checkState(rules, state);
+  return checked.ok ? ok(state as Immutable<GameView>) : checked;
+}
+
+/** Where the tile to place may go: a cell, and the quarter turns that fit there, ascending. */
+export interface CellPlacements {
+  /** Column. */
+  readonly x: number;
+  /** Row. */
+  readonly y: number;
+  /** The rotations the tile may be placed with on this cell (at least one). */
+  readonly rotations: readonly Rotation[];
+}
+
+/**
+ * The cells where the tile of a `place-tile` step may go, each with the rotations that fit, in
+ * the canonical order of `legalMoves` (north to south, west to east): what a UI highlights
+ * (`highlightCells`) and lets the player turn the tile through. Takes what {@link renderBoard}
+ * takes, a public view included, so a client that holds only its view needs no observation and
+ * no server call for it; the answer is the placements `legalMoves` lists on the state (edge
+ * matching and every module's placement rule, such as the River's course). An empty list when
+ * the step is not a placement.
+ *
+ * Errors: `state/ruleset-mismatch`, `render/malformed-state` (as {@link renderBoard}, or a
+ * `place-tile` step naming no tile kind of the ruleset).
+ *
+ * @example
+ * ```ts
+ * import { createRuleset, newGame, publicView } from 'meeplekit';
+ * import { legalPlacements, renderBoard } from 'meeplekit/render';
+ *
+ * const rules = createRuleset({ game: 'classic' });
+ * if (!rules.ok) throw new Error(rules.error.message);
+ * const game = newGame(rules.value, { players: 2, seed: 'cells' });
+ * if (!game.ok) throw new Error(game.error.message);
+ * const view = publicView(rules.value, game.value, 0);
+ * if (!view.ok) throw new Error(view.error.message);
+ *
+ * const cells = legalPlacements(rules.value, view.value);
+ * if (!cells.ok) throw new Error(cells.error.message);
+ * const board = renderBoard(rules.value, view.value, { highlightCells: cells.value });
+ * console.log(cells.value.length > 0, board.ok); // true true
+ * ```
+ */
+export function legalPlacements(
+  rules: Ruleset,
+  state: Immutable<GameState> | Immutable<GameView> | Immutable<PublicView>,
+): Result<readonly CellPlacements[], MeepleError> {
+  const made = sceneOf(rules, state);
+  if (!made.ok) return made;
+  const scene = made.value;
+  const step = scene.step;
+  if (step.kind !== 'place-tile') return ok([]);
+  const tile = typeof step.tile === 'string' ? rules.tileById.get(step.tile) : undefined;
+  if (tile === undefined) return err(meepleError('render/malformed-state', 'the place-tile step names a tile kind of this ruleset', { path: '$.step.tile' }));
+  if (!Array.isArray(scene.frontier) || !Array.isArray(scene.demand) || scene.demand.length !== scene.frontier.length) {
+    return err(meepleError('render/malformed-state', 'the frontier must be a list of cells with their demands', { path: '$.frontier' }));
+  }
+  const buf = new Int32Array(4 * scene.frontier.length);
+  const n = collectPlacements(rules, scene, tile, buf);
+  const out: { x: number; y: number; rotations: Rotation[] }[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = (buf[i]! / 4) | 0;
+    const last = out[out.length - 1];
+    const x = keyX(key);
+    const y = keyY(key);
+    if (last !== undefined && last.x === x && last.y === y) last.rotations.push((buf[i]! & 3) as Rotation);
+    else out.push({ x, y, rotations: [(buf[i]! & 3) as Rotation] });
+  }
+  return ok(out);
 }
 
 /**
