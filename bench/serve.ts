@@ -1,5 +1,5 @@
 /**
- * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|packed|dense --observations [float32|compact] --binary --inflight 1 --server dist|tsx]`:
+ * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|packed|dense --observations [float32|compact|entity] --binary --inflight 1 --server dist|tsx]`:
  * actions per second through `meeplekit serve`'s protocol. It spawns the server as a child process
  * (`node dist/cli.js serve` after `npm run build`, or the sources through tsx), makes a vector
  * environment of `--batch` games and plays them with a uniform random agent over the pipe, then
@@ -44,7 +44,7 @@ const { values } = parseArgs({
 const batch = Number(values.batch);
 const inflight = Number(values.inflight);
 if (!['list', 'dense', 'packed'].includes(values.masks)) throw new Error('--masks list, packed or dense: the random agent needs the legal actions');
-if (!['none', 'float32', 'compact'].includes(values.observations)) throw new Error('--observations float32 or compact (alone: float32)');
+if (!['none', 'float32', 'compact', 'entity'].includes(values.observations)) throw new Error('--observations float32, compact or entity (alone: float32)');
 if (values.server !== 'dist' && values.server !== 'tsx') throw new Error('--server dist or tsx');
 if (values.server === 'dist' && !existsSync('dist/cli.js')) throw new Error('no dist/cli.js: run npm run build first, or pass --server tsx');
 
@@ -163,7 +163,7 @@ function choose(envId: string, r: Response): string {
   }
   // Decoded, as a learner would (the compact ones as they come: unpacking them is the learner's).
   if (values.observations === 'float32') bytes(r['observations'] as Binary);
-  else if (values.observations === 'compact') for (const part of Object.values(r['compact_observations'] as Record<string, Binary>)) bytes(part);
+  else if (values.observations !== 'none') for (const part of Object.values(r[`${values.observations}_observations`] as Record<string, Binary>)) bytes(part);
   const sent =
     values.actions === 'json'
       ? Array.from(actions)

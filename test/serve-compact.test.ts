@@ -83,6 +83,33 @@ describe('serve: compact observations and packed masks', () => {
     }
   });
 
+  test('entity observations: a row per tile laid (the mask), the same vector as the compact observations of the same games', () => {
+    const c = new Client();
+    const g = c.ok({ op: 'make_game', game: 'classic', players: 2 });
+    const spec = g['observation_spec'] as { features: string[]; entity: { version: number; max_rows: number; columns: string[] } };
+    expect(spec.entity).toMatchObject({ version: 1, max_rows: 72 });
+    const N = 3;
+    let ent = c.ok({ op: 'vec_make', game_id: g['game_id'], num_envs: N, seed: 'ent', observations: 'entity', masks: 'list' });
+    let compact = c.ok({ op: 'vec_make', game_id: g['game_id'], num_envs: N, seed: 'ent', observations: 'compact', masks: 'list' });
+    const random = createRandomSource('entity agent');
+    const placed = spec.features.indexOf('tiles placed');
+    for (let step = 0; step < 10; step++) {
+      const e = ent['entity_observations'] as Record<string, { shape: number[] }>;
+      expect(e['rows']!.shape).toEqual([N, 72, spec.entity.columns.length]);
+      const mask = decode(e['mask']) as Uint8Array;
+      const vector = decode(e['vector']) as Float32Array;
+      const other = decode((compact['compact_observations'] as Record<string, unknown>)['vector']) as Float32Array;
+      expect(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).equals(Buffer.from(other.buffer, other.byteOffset, other.byteLength))).toBe(true);
+      for (let i = 0; i < N; i++) expect(mask.subarray(72 * i, 72 * (i + 1)).reduce((x, y) => x + y, 0)).toBe(vector[i * spec.features.length + placed]);
+      const legal = ent['legal'] as { actions: unknown; offsets: unknown };
+      const list = decode(legal.actions) as Int32Array;
+      const offsets = decode(legal.offsets) as Int32Array;
+      const actions = Array.from({ length: N }, (_, i) => list[offsets[i]! + random(offsets[i + 1]! - offsets[i]!)]!);
+      ent = c.ok({ op: 'vec_step', env_id: 'v1', actions });
+      compact = c.ok({ op: 'vec_step', env_id: 'v2', actions });
+    }
+  });
+
   test('observations: true is float32, false none; an unknown kind or mask mode is refused, naming the choices', () => {
     const c = new Client();
     const g = c.ok({ op: 'make_game', game: 'classic', players: 2 });
@@ -90,7 +117,7 @@ describe('serve: compact observations and packed masks', () => {
     const r = c.ok({ op: 'vec_make', game_id: g['game_id'], num_envs: 2, seed: 1, observations: true });
     expect((r['observations'] as { shape: number[] }).shape).toEqual([2, size]);
     expect(c.ok({ op: 'vec_make', game_id: g['game_id'], num_envs: 2, seed: 1, observations: false })['observations']).toBeUndefined();
-    for (const bad of ['entity', 'uint8', 1, null]) {
+    for (const bad of ['planes', 'uint8', 1, null]) {
       const e = c.refused({ op: 'vec_make', game_id: g['game_id'], num_envs: 2, seed: 1, observations: bad }, 'protocol/request');
       expect(e.message).toContain('"none", "float32", "compact"');
     }

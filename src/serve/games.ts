@@ -8,7 +8,7 @@ import { newGame } from '../core/engine/apply.js';
 import type { Expansion } from '../core/expansion.js';
 import type { Ruleset, RulesetOptions } from '../core/ruleset.js';
 import { err, ok } from '../core/result.js';
-import { gameInfo, observationSpec, type GameInfo, type ObservationSpec } from '../ai/index.js';
+import { entitySpec, gameInfo, observationSpec, type GameInfo, type ObservationSpec } from '../ai/index.js';
 import type { Op } from './registry.js';
 import { intField, LIMITS, MEMORY_ESTIMATE, PROTOCOL_VERSION, refuse, SERVE_CAPABILITIES, show, stringField, type Checked, type Request, type ServeLimits } from './request.js';
 
@@ -129,6 +129,7 @@ export function makeGame(config: ServeConfig, req: Request): Checked<GameEntry> 
 /** The `make_game` response of a game handle. */
 export function gameResponse(id: string, g: GameEntry): Record<string, unknown> {
   const { version, planes, vector, size, channels, features, compact } = g.spec;
+  const entity = entitySpec(g.rules, g.players);
   return {
     game_id: id,
     ruleset: g.rules.id,
@@ -143,6 +144,7 @@ export function gameResponse(id: string, g: GameEntry): Record<string, unknown> 
       channels,
       features,
       compact: { version: compact.version, bit_channels: compact.bitChannels, count_channels: compact.countChannels, bit_bytes: compact.bitBytes, count_bytes: compact.countBytes, vector: compact.vector },
+      entity: { version: entity.version, max_rows: entity.maxRows, columns: entity.columns },
     },
     num_distinct_actions: g.actions,
     max_chance_outcomes: g.chanceOutcomes,

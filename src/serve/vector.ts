@@ -6,7 +6,17 @@
  */
 import { createRandomSource, type RandomSource } from '../core/rng.js';
 import { err, ok } from '../core/result.js';
-import { createResearchSimulator, newInitialState, writeCompactObservation, writeObservationTensor, type CompactObservationBuffers, type ResearchSimulator } from '../ai/index.js';
+import {
+  createResearchSimulator,
+  entitySpec,
+  newInitialState,
+  writeCompactObservation,
+  writeEntityObservation,
+  writeObservationTensor,
+  type CompactObservationBuffers,
+  type EntityBuffers,
+  type ResearchSimulator,
+} from '../ai/index.js';
 import { BinaryArray, readInt32Array } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
@@ -24,9 +34,9 @@ export type MaskMode = (typeof MASK_MODES)[number];
 
 /**
  * Which observations a batch carries: none, the float32 tensor (`true` in a request means this),
- * or its compact encoding (`writeCompactObservation`).
+ * its compact encoding (`writeCompactObservation`), or entity observations (`writeEntityObservation`).
  */
-export const OBSERVATION_MODES = ['none', 'float32', 'compact'] as const;
+export const OBSERVATION_MODES = ['none', 'float32', 'compact', 'entity'] as const;
 
 /** One of {@link OBSERVATION_MODES}. */
 export type ObservationMode = (typeof OBSERVATION_MODES)[number];
@@ -79,6 +89,8 @@ export interface VecEntry {
   readonly obsRows: readonly Float32Array[];
   /** Compact observations, a row per environment (compact mode only). */
   readonly compact: CompactObservationBuffers | null;
+  /** Entity observations, one per environment (entity mode only). */
+  readonly entities: EntityBuffers | null;
   /** Scratch space for the actions of a step. */
   readonly actions: Int32Array;
 }
@@ -137,6 +149,7 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
   const observer = sim.isTerminal() ? 0 : sim.currentPlayer();
   if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, observer, v.obsRows[i]!);
   else if (v.compact !== null) writeCompactObservation(v.game.rules, sim.state, observer, v.compact, i, list);
+  else if (v.entities !== null) writeEntityObservation(v.game.rules, sim.state, observer, v.entities, i);
   return at + list.length;
 }
 
@@ -165,6 +178,13 @@ function batch(v: VecEntry): Record<string, unknown> {
       counts: new BinaryArray(v.compact.counts, [v.n, c.countBytes]),
       vector: new BinaryArray(v.compact.vector, [v.n, c.vector]),
     };
+  } else if (v.entities !== null) {
+    const e = entitySpec(v.game.rules, v.game.players);
+    out['entity_observations'] = {
+      rows: new BinaryArray(v.entities.rows, [v.n, e.maxRows, e.columns.length]),
+      mask: new BinaryArray(v.entities.mask, [v.n, e.maxRows]),
+      vector: new BinaryArray(v.entities.vector, [v.n, e.vector]),
+    };
   }
   return out;
 }
@@ -181,6 +201,10 @@ function resetAll(v: VecEntry): void {
 /** Bytes of one observation in a batch. */
 function observationBytes(game: GameEntry, observations: ObservationMode): number {
   const c = game.spec.compact;
+  if (observations === 'entity') {
+    const e = entitySpec(game.rules, game.players);
+    return e.maxRows * (4 * e.columns.length + 1) + 4 * e.vector;
+  }
   return observations === 'float32' ? 4 * game.spec.size : observations === 'compact' ? c.bitBytes + c.countBytes + 4 * c.vector : 0;
 }
 
@@ -233,6 +257,9 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   const obs = observations.value === 'float32' ? new Float32Array(N * size) : null;
   const c = game.spec.compact;
   const compact = observations.value === 'compact' ? { bits: new Uint8Array(N * c.bitBytes), counts: new Uint8Array(N * c.countBytes), vector: new Float32Array(N * c.vector) } : null;
+  const e = entitySpec(game.rules, P);
+  const entities =
+    observations.value === 'entity' ? { rows: new Float32Array(N * e.maxRows * e.columns.length), mask: new Uint8Array(N * e.maxRows), vector: new Float32Array(N * e.vector) } : null;
   const v: VecEntry = {
     kind: 'vec',
     weight: N,
@@ -257,6 +284,7 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     obs,
     obsRows: obs === null ? [] : Array.from({ length: N }, (_, i) => obs.subarray(i * size, (i + 1) * size)),
     compact,
+    entities,
     actions: new Int32Array(N),
   };
   resetAll(v);

@@ -33,7 +33,7 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--masks", default="list", choices=["list", "packed", "dense"])
     # --observations alone keeps its old meaning: the float32 observations.
-    ap.add_argument("--observations", nargs="?", const="float32", default="none", choices=["none", "float32", "compact"])
+    ap.add_argument("--observations", nargs="?", const="float32", default="none", choices=["none", "float32", "compact", "entity"])
     ap.add_argument("--decode", action="store_true", help="unpack compact observations into float32 every step")
     ap.add_argument("--base64", action="store_true", help="arrays as base64 in JSON, not binary frames")
     ap.add_argument("--game", default="classic")

@@ -46,11 +46,15 @@ class VecBatch:
       observations in the compact encoding: uint8 ``[N, bit_bytes]`` (the binary channels,
       bit-packed), uint8 ``[N, count_bytes]`` (the counting channels, a byte per cell), float32
       ``[N, vector]``; :meth:`VectorEnv.decode_observations` makes the float32 ones of them.
+    - ``ent_rows``, ``ent_mask``, ``ent_vector`` (with ``observations="entity"``): entity
+      observations: float32 ``[N, max_rows, columns]`` (a row per placed tile, in the order laid,
+      zeros past them), uint8 ``[N, max_rows]`` (1 for a tile's row), float32 ``[N, vector]``;
+      the game's ``observation_spec["entity"]`` names the columns.
     """
 
     __slots__ = (
         "current_player", "legal_actions", "legal_flat", "legal_offsets", "mask", "mask_bits", "rewards", "done", "returns",
-        "observations", "obs_bits", "obs_counts", "obs_vector", "raw",
+        "observations", "obs_bits", "obs_counts", "obs_vector", "ent_rows", "ent_mask", "ent_vector", "raw",
     )
 
     def __init__(self, r: Mapping[str, Any], num_envs: Optional[int] = None, players: Optional[int] = None):
@@ -86,6 +90,14 @@ class VecBatch:
             self.obs_vector = binary(_checks.field(compact, "vector"), "'compact_observations.vector'", ("float32",), (n, None))
         else:
             self.obs_bits = self.obs_counts = self.obs_vector = None
+        entity = r.get("entity_observations")
+        if entity is not None:
+            entity = _checks.as_dict(entity, "'entity_observations'")
+            self.ent_rows = binary(_checks.field(entity, "rows"), "'entity_observations.rows'", ("float32",), (n, None, None))
+            self.ent_mask = binary(_checks.field(entity, "mask"), "'entity_observations.mask'", ("uint8",), (n, None))
+            self.ent_vector = binary(_checks.field(entity, "vector"), "'entity_observations.vector'", ("float32",), (n, None))
+        else:
+            self.ent_rows = self.ent_mask = self.ent_vector = None
 
     def __len__(self) -> int:
         return len(self.current_player)
@@ -102,11 +114,12 @@ class VectorEnv:
     (reproducible). ``auto_reset`` starts a new game in an env as soon as one ends.
     ``observations`` sends each env's observation with every batch: ``True`` or ``"float32"``
     (the float32 tensor), ``"compact"`` (the same, binary channels as bits and counting channels
-    as bytes: 10.6 KB instead of 142 KB for classic), ``False`` or ``"none"``. ``masks`` is
+    as bytes: 10.6 KB instead of 142 KB for classic), ``"entity"`` (a row per placed tile, with
+    a row mask, and the vector), ``False`` or ``"none"``. ``masks`` is
     ``"list"`` (legal action ids per env), ``"packed"`` (a bit per action), ``"dense"`` (a byte
     per action) or ``"none"``."""
 
-    _OBSERVATIONS = {True: "float32", False: "none", "float32": "float32", "compact": "compact", "none": "none"}
+    _OBSERVATIONS = {True: "float32", False: "none", "float32": "float32", "compact": "compact", "entity": "entity", "none": "none"}
 
     def __init__(
         self,
@@ -126,7 +139,7 @@ class VectorEnv:
             raise ValueError("masks must be 'list', 'packed', 'dense' or 'none'")
         if not isinstance(observations, (bool, str)) or observations not in self._OBSERVATIONS:
             raise UnknownObservations(
-                "client/unknown-observations", f"observations must be True, False, 'float32', 'compact' or 'none', got {observations!r}"
+                "client/unknown-observations", f"observations must be True, False, 'float32', 'compact', 'entity' or 'none', got {observations!r}"
             )
         num_envs = _checks.index(num_envs, "num_envs")
         seed = _seed(seed)
@@ -136,7 +149,7 @@ class VectorEnv:
         self.masks = masks
         self.auto_reset = auto_reset
         self.observations: str = self._OBSERVATIONS[observations]
-        """Which observations batches carry: ``"float32"``, ``"compact"`` or ``"none"``."""
+        """Which observations batches carry: ``"float32"``, ``"compact"``, ``"entity"`` or ``"none"``."""
         r = self.server.request(
             "vec_make",
             game_id=self.game.id,

@@ -43,16 +43,31 @@ class CompactTest(ServerTestCase):
                     self.assertEqual(b.mask[i][int(actions[i])], 1)
                 a, b = compact.step(actions), full.step(actions)
 
+    def test_entity_observations(self):
+        spec = self.game.observation_spec
+        placed = spec["features"].index("tiles placed")
+        rows = spec["entity"]["max_rows"]
+        with VectorEnv(2, self.game, seed="e", observations="entity") as env:
+            batch = env.reset()
+            rng = random.Random(4)
+            for _ in range(6):
+                self.assertEqual(len(batch.ent_mask), 2)
+                for i in range(2):
+                    self.assertEqual(sum(batch.ent_mask[i]), int(batch.ent_vector[i][placed]))
+                if HAVE_NUMPY:
+                    self.assertEqual(batch.ent_rows.shape, (2, rows, len(spec["entity"]["columns"])))
+                batch = env.step(env.random_actions(batch, rng))
+
     def test_choices_checked(self):
         with self.assertRaises(MeepleError) as unknown:
-            VectorEnv(2, self.game, observations="entity")
+            VectorEnv(2, self.game, observations="planes")
         self.assertEqual(unknown.exception.code, "client/unknown-observations")
         self.assertIsInstance(unknown.exception, ValueError)
         with self.assertRaises(ValueError):
             VectorEnv(2, self.game, masks="bits")
         # The server refuses an unknown kind with its own code.
         with self.assertRaises(MeepleError) as e:
-            self.server.request("vec_make", game_id=self.game.id, num_envs=2, seed=1, observations="entity")
+            self.server.request("vec_make", game_id=self.game.id, num_envs=2, seed=1, observations="planes")
         self.assertEqual(e.exception.code, "protocol/request")
 
 
