@@ -44,11 +44,13 @@ export type BotReply =
   | { readonly id: number; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
 
 type Options = Readonly<Record<string, unknown>>;
-const GAMES: Readonly<Record<MoveRequest['game'], (options: Options) => 'classic' | BaseGame>> = {
+/** The games by name, made with their options (the reference server builds its rulesets from these too). */
+export const GAMES: Readonly<Record<MoveRequest['game'], (options: Options) => 'classic' | BaseGame>> = {
   classic: () => 'classic',
   castle: (o) => castle(o),
 };
-const EXPANSIONS: Readonly<Record<string, (options: Options) => Expansion>> = {
+/** The expansions by id, made with their options. */
+export const EXPANSIONS: Readonly<Record<string, (options: Options) => Expansion>> = {
   count: (o) => count(o),
   'king-robber': () => kingRobber(),
   'princess-dragon': (o) => princessDragon(o),

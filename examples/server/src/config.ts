@@ -4,14 +4,8 @@
  * by id and their options by id, the same names the bot worker's messages use
  * (examples/bot-messages.ts), so that a stored configuration rebuilds the same ruleset.
  */
-import { createRuleset, type BaseGame, type Expansion, type Ruleset } from 'meeplekit';
-import { castle } from 'meeplekit/games/castle';
-import { count } from 'meeplekit/expansions/count';
-import { kingRobber } from 'meeplekit/expansions/king-robber';
-import { princessDragon } from 'meeplekit/expansions/princess-dragon';
-import { river } from 'meeplekit/expansions/river';
-import { shrines } from 'meeplekit/expansions/shrines';
-import { tower } from 'meeplekit/expansions/tower';
+import { createRuleset, type Ruleset } from 'meeplekit';
+import { EXPANSIONS, GAMES } from '../../bot-messages.js';
 import { refusal, type Refusal } from './protocol.js';
 
 type Options = Readonly<Record<string, unknown>>;
@@ -23,19 +17,6 @@ export interface GameConfig {
   readonly options: Readonly<Record<string, Options>>;
   readonly players: number;
 }
-
-const GAMES: Readonly<Record<GameConfig['game'], (options: Options) => 'classic' | BaseGame>> = {
-  classic: () => 'classic',
-  castle: (o) => castle(o),
-};
-const EXPANSIONS: Readonly<Record<string, (options: Options) => Expansion>> = {
-  count: (o) => count(o),
-  'king-robber': () => kingRobber(),
-  'princess-dragon': (o) => princessDragon(o),
-  river: (o) => river(o),
-  shrines: () => shrines(),
-  tower: (o) => tower(o),
-};
 
 /** Bot levels of `meeplekit/bots`. */
 export const BOT_LEVELS = [1, 2, 3, 4, 5] as const;

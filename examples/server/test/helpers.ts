@@ -142,7 +142,7 @@ export class Client {
   }
 
   /** The first message from now on (or already in the inbox after `since`) that matches. */
-  wait(pred: (m: Message) => boolean, timeoutMs = 20_000, since = this.inbox.length): Promise<Message> {
+  wait(pred: (m: Message) => boolean, timeoutMs = 120_000, since = this.inbox.length): Promise<Message> {
     const there = this.inbox.slice(since).find(pred);
     if (there !== undefined) return Promise.resolve(there);
     return new Promise((resolve, reject) => {
@@ -157,11 +157,21 @@ export class Client {
     });
   }
 
-  /** Sends a request and waits for the reply that carries its id. */
+  /** When `request` last sent (it keeps under the server's rate limit, as a real client must). */
+  lastRequest = 0;
+
+  /**
+   * Sends a request and waits for the reply that carries its id. Requests are paced at 15 a second
+   * at most, under the server's limit (20 a second after a burst of 40): a message over the limit
+   * is dropped unparsed, so its refusal carries no id and the wait would never end.
+   */
   async request(message: Message): Promise<Message> {
+    const wait = this.lastRequest + 1000 / 15 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    this.lastRequest = Date.now();
     const since = this.inbox.length;
     const id = this.send(message);
-    return this.wait((m) => m.id === id, 20_000, since);
+    return this.wait((m) => m.id === id, 120_000, since);
   }
 
   async create(config: Message, seats?: unknown[]): Promise<Message> {
@@ -175,11 +185,11 @@ export class Client {
     const since = this.inbox.length;
     const reply = await this.request({ type: 'join', game, ...(token ? { token } : {}), ...(version === undefined ? {} : { version }) });
     if (reply.type !== 'joined') throw new Error(JSON.stringify(reply));
-    await this.wait((m) => m.game === game && (m.type === 'view' || m.type === 'update'), 20_000, since);
+    await this.wait((m) => m.game === game && (m.type === "view" || m.type === "update"), 120_000, since);
     return this.games.get(game)!;
   }
 
-  async waitVersion(game: string, version: number, timeoutMs = 20_000): Promise<GameCopy> {
+  async waitVersion(game: string, version: number, timeoutMs = 120_000): Promise<GameCopy> {
     const deadline = Date.now() + timeoutMs;
     while ((this.games.get(game)?.version ?? -1) < version) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for version ${version} (at ${this.games.get(game)?.version})`);
