@@ -1,8 +1,9 @@
 /**
  * The random-simulation properties (style.md, point 12) as one suite that every ruleset runs:
- * test/properties.test.ts runs it for classic, The Castle and the smaller subsets of expansions,
- * test/properties-combos.test.ts and test/properties-combos-second-half.test.ts for the larger
- * subsets, half each (three files, so that two test workers share them).
+ * test/properties.test.ts runs it for classic and The Castle, test/properties-small-subsets.test.ts
+ * for the subsets of one or two expansions, test/properties-combos.test.ts and
+ * test/properties-combos-second-half.test.ts for the larger subsets, half each (four files, so that
+ * the full tier's two test workers share them evenly).
  *
  * Every playthrough is generated from `{ seed, players, choices }`: move i is
  * `legalMoves[choices[i] % n]`, and once the choices run out the game is finished with the fixed
