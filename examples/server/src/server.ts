@@ -12,6 +12,7 @@ import { BotPool } from './bots.js';
 import { BOT_LEVELS, checkConfig } from './config.js';
 import { LiveGame, type Applied } from './game.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSION, refusal, type Limits, type Refusal, type RequestId, type SeatInfo, type ServerMessage } from './protocol.js';
+import { serveStatic } from './static-files.js';
 import type { GameRecord, LogEntry, StoredSeat, Store } from './store.js';
 
 export interface ServerOptions {
@@ -25,6 +26,11 @@ export interface ServerOptions {
   /** Unfinished games loaded at start, so that their bots go on (default 1000). */
   readonly resumeGames?: number;
   readonly log?: (line: string) => void;
+  /**
+   * A directory of static files served over HTTP on the same port (the docs playground's build:
+   * `GET /` and its files); null or absent: none, every other path is 404.
+   */
+  readonly staticDir?: string | null;
 }
 
 export interface RunningServer {
@@ -351,9 +357,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // ---- network -----------------------------------------------------------------------------
 
+  const staticDir = options.staticDir ?? null;
   const http: HttpServer = createServer((req, res) => {
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, protocol: PROTOCOL_VERSION, games: hosted.size }));
+    } else if (staticDir !== null && (req.method === 'GET' || req.method === 'HEAD')) {
+      serveStatic(staticDir, req, res).catch((e: unknown) => {
+        log(JSON.stringify({ event: 'http-error', error: String(e) }));
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end();
+      });
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('meeplekit reference server: connect with WebSocket\n');
     }
