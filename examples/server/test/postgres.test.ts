@@ -7,63 +7,21 @@
  * Debian's postgresql package is installed (initdb under /usr/lib/postgresql/<version>/bin);
  * otherwise the file is skipped.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Client, decider, expectNoSeeds, play, startServerProcess, type ServerProcess } from './helpers.js';
+import { pgAvailable, postgresForFile } from './pg-cluster.js';
 
-function findPgBin(): string | null {
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return null;
-  for (const version of readdirSync(base).sort().reverse()) {
-    const bin = join(base, version, 'bin');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'))) return bin;
-  }
-  return null;
-}
-
-const given = process.env['MEEPLEKIT_PG_URL'];
-const bin = given ? null : findPgBin();
-const available = Boolean(given) || bin !== null;
-
-let url = given ?? '';
-let cluster: string | null = null;
+const database = postgresForFile();
 const servers: ServerProcess[] = [];
-
-/** initdb refuses to run as root: as root, run PostgreSQL's tools as the postgres user. */
-function pgTool(tool: string, args: string[]): void {
-  const asRoot = userInfo().uid === 0;
-  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin!, tool), ...args]] : [join(bin!, tool), args];
-  execFileSync(cmd, argv, { stdio: 'ignore' });
-}
-
-beforeAll(async () => {
-  if (!available || given) return;
-  cluster = mkdtempSync(join(tmpdir(), 'meeplekit-pg-'));
-  if (userInfo().uid === 0) chownSync(cluster, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  pgTool('initdb', ['-D', join(cluster, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  pgTool('pg_ctl', ['-D', join(cluster, 'data'), '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${cluster}`, '-l', join(cluster, 'log'), '-w', 'start']);
-  url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-});
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
-  if (cluster !== null) {
-    try {
-      pgTool('pg_ctl', ['-D', join(cluster, 'data'), '-m', 'immediate', 'stop']);
-    } finally {
-      rmSync(cluster, { recursive: true, force: true });
-    }
-  }
 });
 
-describe.skipIf(!available)('PostgreSQL: two server processes, one database', () => {
+describe.skipIf(!pgAvailable)('PostgreSQL: two server processes, one database', () => {
   it('one game played through both processes stays consistent, and simultaneous moves never fork it', async () => {
-    const [one, two] = await Promise.all([startServerProcess({ DATABASE_URL: url }), startServerProcess({ DATABASE_URL: url })]);
+    const [one, two] = await Promise.all([startServerProcess({ DATABASE_URL: database.url }), startServerProcess({ DATABASE_URL: database.url })]);
     servers.push(one, two);
     const a = await Client.connect(one.url);
     const b = await Client.connect(two.url);
@@ -100,7 +58,7 @@ describe.skipIf(!available)('PostgreSQL: two server processes, one database', ()
     }
 
     // The database: one entry per version, no gap, no fork, the game marked finished.
-    const db = new pg.Client({ connectionString: url });
+    const db = new pg.Client({ connectionString: database.url });
     await db.connect();
     const row = (await db.query('SELECT version, finished, record FROM games WHERE id = $1', [game])).rows[0];
     const versions = (await db.query('SELECT version FROM log WHERE game = $1 ORDER BY version', [game])).rows.map((r) => r.version as number);
