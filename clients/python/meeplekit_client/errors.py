@@ -57,3 +57,30 @@ class ServerError(MeepleError):
         super().__init__(code, message)
         self.returncode = returncode
         self.stderr = stderr
+
+
+RAY_CODES = ("ray/bad-argument", "ray/unknown-mode", "ray/actor-start", "ray/actor-died", "ray/bad-result")
+"""The codes of :class:`RayError`, raised by ``meeplekit_client.ray`` (the extra ``[ray]``)."""
+
+
+class RayError(MeepleError):
+    """A run of ``meeplekit_client.ray`` that could not give its result, with a code of
+    :data:`RAY_CODES`:
+
+    - ``ray/actor-start``: an actor did not start (its worker could not import the client, or the
+      cluster could not place it within the pool's ``start_timeout``); a server that an actor
+      could not start is a :class:`ServerError` with the server's own code (``client/spawn``, ...);
+    - ``ray/actor-died``: the actors that ran some games kept dying (killed, their node lost, or
+      their ``meeplekit serve`` ended) more times than ``max_retries`` allows; ``details["games"]``
+      names those games' indices, and no partial result is returned;
+    - ``ray/bad-result``: an actor answered games other than the ones it was given (a client of
+      another version on the cluster): nothing is merged;
+    - ``ray/bad-argument`` and ``ray/unknown-mode``: see :class:`RayArgumentError`.
+    """
+
+
+class RayArgumentError(RayError, ValueError):
+    """An argument of ``meeplekit_client.ray`` out of its range (``ray/bad-argument``: fewer than
+    one actor, a negative number of games, a seat that no player has, ...) or a mode it does not
+    know (``ray/unknown-mode``); raised before anything is sent to an actor. A ``ValueError`` too,
+    as the client's other bad arguments are; an argument of the wrong type is a ``TypeError``."""
