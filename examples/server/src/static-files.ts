@@ -96,6 +96,11 @@ export async function serveStatic(root: string, req: IncomingMessage, res: Serve
   const type = CONTENT_TYPES[extname(found.file).toLowerCase()];
   const body = type === undefined ? null : await readFile(found.file).catch(() => null);
   if (body === null || type === undefined) {
+    if (pathname === '/favicon.ico') {
+      // Browsers ask for it on every page: no icon is no error.
+      res.writeHead(204).end();
+      return;
+    }
     const built = await stat(resolve(root, 'index.html')).then((s) => s.isFile(), () => false);
     if (!built) {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(req.method === 'HEAD' ? undefined : NO_BUILD_PAGE(root));

@@ -1,26 +1,20 @@
 /**
- * Test helpers: a server in a child process (so that a test can SIGKILL it), and a WebSocket
- * client that keeps each game's view up to date from the server's views and deltas with
+ * Test helpers: a server in a child process (so that a test can SIGKILL it; server-process.ts,
+ * re-exported here), and a WebSocket client that keeps each game's view up to date from the server's views and deltas with
  * meeplekit's applyViewDelta, as a real client would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { applyViewDelta, type Move, type PublicView } from 'meeplekit';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { startServerProcess, tempDb, type ServerProcess } from './server-process.js';
 
-const root = new URL('..', import.meta.url).pathname;
+export { startServerProcess, tempDb, type ServerProcess };
 
 /** Every text any test client received: scanned for seeds at the end. */
 export const received: string[] = [];
-
-export function tempDb(): string {
-  return join(mkdtempSync(join(tmpdir(), 'meeplekit-server-')), 'games.sqlite');
-}
 
 /**
  * One server process on a new SQLite file for the whole test file; after it, the seed scan of
@@ -40,42 +34,6 @@ export function sqliteServerForFile(): { readonly url: string } {
   return {
     get url() {
       return server!.url;
-    },
-  };
-}
-
-export interface ServerProcess {
-  readonly port: number;
-  readonly child: ChildProcess;
-  readonly url: string;
-  stop(): Promise<void>;
-  kill(): Promise<void>;
-}
-
-/** Starts `src/main.ts` (as `npm start` does, without npm in between) and waits for it to listen. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve((JSON.parse(line) as { listening: number }).listening));
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
-  });
-  return {
-    port,
-    child,
-    url: `ws://127.0.0.1:${port}`,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
     },
   };
 }

@@ -87,6 +87,8 @@ describe('the playground over HTTP', () => {
     const head = await get(port, '/main.js', 'HEAD');
     expect([head.status, head.headers['content-length'], head.body]).toEqual([200, String('console.log(1);'.length), '']);
     expect((await get(port, '/health')).body).toContain('"ok":true');
+    // Browsers ask every page's server for an icon: none in the build is no error (204), not a 404.
+    expect((await get(port, '/favicon.ico')).status).toBe(204);
   });
 
   it('refuses every path that leaves the directory, and serves no hidden or unknown kind of file', async () => {
