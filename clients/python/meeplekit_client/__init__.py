@@ -15,8 +15,10 @@
 Modules for other libraries, each needing an extra of the package (``import meeplekit_client``
 never does): ``meeplekit_client.pettingzoo`` (``[pettingzoo]``: ``env()``/``raw_env()``, a
 ``pettingzoo.AECEnv``), ``meeplekit_client.gymnasium`` (``[gymnasium]``: a Gymnasium vector
-environment and a single one) and ``meeplekit_client.openspiel`` (``[openspiel]``:
-``register()`` with ``pyspiel.register_game``).
+environment and a single one), ``meeplekit_client.openspiel`` (``[openspiel]``:
+``register()`` with ``pyspiel.register_game``) and ``meeplekit_client.ray`` (``[ray]``: games and
+rollouts sharded over a Ray cluster, one server per actor, the same for a seed whatever the number
+of actors).
 """
 
 from ._arrays import HAVE_NUMPY
