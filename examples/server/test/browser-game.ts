@@ -27,7 +27,7 @@ export interface PlayOptions {
   readonly seed: number;
   /** At this version (or the first after it), the refusal checks. */
   readonly refuseAt?: number;
-  /** At this version, the seat that does not decide goes offline for the other's turn. */
+  /** At the first turn's start from this version, the seat that does not decide goes offline for the other's turn. */
   readonly offlineAt?: number;
   /** At this version, a move is sent and the server killed at once; `kill` returns the log's length after the kill, and `restart` starts the server again on the same port. */
   readonly killAt?: number;
@@ -181,7 +181,7 @@ export async function playOnline(t: Table, options: PlayOptions): Promise<Played
     if (options.refuseAt !== undefined && !refused && version >= options.refuseAt) {
       await refusalsChangeNothing(t, i, version);
       refused = true;
-    } else if (options.offlineAt !== undefined && !offline && version >= options.offlineAt) {
+    } else if (options.offlineAt !== undefined && !offline && version >= options.offlineAt && (await t.pages[i]!.placing())) {
       moves += await offlineAndBack(t, i, pick);
       offline = true;
     } else if (options.killAt !== undefined && !killed && version >= options.killAt) {

@@ -148,6 +148,11 @@ export class SeatPage {
     return this.status();
   }
 
+  /** Whether the page offers legal cells: its seat has a tile to place. */
+  async placing(): Promise<boolean> {
+    return (await this.page.locator('#board [data-cell]').count()) > 0;
+  }
+
   /** The board's markup: two pages that show the same position show the same board. */
   board(): Promise<string> {
     return this.page.locator('#board').innerHTML();
