@@ -7,7 +7,7 @@
  * tower piece. Where a feature stands on a tile is read from renderTile's feature labels, the
  * same spots the renderer draws followers on.
  */
-import type { Move, PublicView, Rotation, Ruleset } from 'meeplekit';
+import type { GameView, Immutable, Move, PublicView, Rotation, Ruleset } from 'meeplekit';
 import { renderBoard, renderTile, type CellPlacements, type Palette } from 'meeplekit/render';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -103,7 +103,7 @@ export interface BoardLayer {
 }
 
 /** Draws the board into `container` (its contents are replaced). */
-export function drawBoard(container: HTMLElement, rules: Ruleset, view: PublicView, layer: BoardLayer): void {
+export function drawBoard(container: HTMLElement, rules: Ruleset, view: Immutable<GameView> | PublicView, layer: BoardLayer): void {
   const board = renderBoard(rules, view, { highlightCells: layer.cells.map((c) => ({ x: c.x, y: c.y })), palette: layer.palette, tileSize: layer.tileSize });
   if (!board.ok) {
     container.textContent = `The board cannot be drawn (${board.error.code}): ${board.error.message}`;

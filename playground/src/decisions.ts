@@ -66,6 +66,15 @@ function dragonCell(view: PublicView): { x: number; y: number } | null {
   return d !== null && d !== undefined && typeof d.x === 'number' && typeof d.y === 'number' ? { x: d.x, y: d.y } : null;
 }
 
+/** The move types with words of their own in {@link moveLabel} (any other gets its type and fields). */
+export const LABELLED_MOVES: readonly string[] = [
+  'place', 'deploy', 'pass',
+  'tower/build', 'tower/cap', 'tower/capture', 'tower/decline', 'tower/ransom',
+  'princess-dragon/move-dragon', 'princess-dragon/fairy', 'princess-dragon/portal', 'princess-dragon/princess',
+  'count/enter', 'count/move-count', 'count/move-out', 'count/to-field', 'count/to-feature', 'count/decline',
+  'castle/score', 'castle/extra-turn', 'castle/final-token',
+];
+
 /** The label of one move (not made distinct: see {@link moveLabels}). */
 export function moveLabel(rules: Ruleset, view: PublicView, move: Move): string {
   const m = move as unknown as Record<string, unknown>;

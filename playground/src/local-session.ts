@@ -6,7 +6,7 @@
  * a game replays the same. Undo takes back this page's own last move, with the policy
  * 'before-draw' (a move after which a tile was drawn or a token shown stays played).
  */
-import { applyMove, isLegal, legalMoves, newGame, publicView, undo, type GameState, type Move, type PublicView, type Ruleset } from 'meeplekit';
+import { applyMove, isLegal, legalMoves, newGame, observe, publicView, undo, type GameState, type GameView, type Immutable, type Move, type PublicView, type Ruleset } from 'meeplekit';
 import { moveLabel } from './decisions.js';
 import { eventLines } from './events.js';
 import { rulesFor, type Checked, type GameConfig } from './rules.js';
@@ -47,6 +47,7 @@ class LocalSession implements Session {
   readonly seats;
   readonly mySeats: number[];
   view: PublicView | null = null;
+  board: Immutable<GameView> | null = null;
   state: SessionState = 'human';
   deciding: number | null = null;
   legal: Move[] = [];
@@ -89,6 +90,7 @@ class LocalSession implements Session {
     const view = publicView(this.rules, this.game, this.viewer);
     if (!view.ok) throw new Error(`${view.error.code}: ${view.error.message}`);
     this.view = view.value;
+    this.board = observe(this.rules, this.game, this.viewer);
     this.state = this.deciding === null ? 'over' : human ? 'human' : 'bot';
     this.legal = human ? legalMoves(this.rules, this.game) : [];
     save(this.options.store, this.config, this.game);

@@ -128,8 +128,8 @@ function start(s: Session): void {
 
 /** The cells of the tile to place, when a local human places it. */
 function cellsOf(s: Session, view: PublicView): readonly CellPlacements[] {
-  if (s.state !== 'human' || s.rules === null || view.step.kind !== 'place-tile') return [];
-  const cells = legalPlacements(s.rules, view);
+  if (s.state !== 'human' || s.rules === null || s.board === null || view.step.kind !== 'place-tile') return [];
+  const cells = legalPlacements(s.rules, s.board);
   return cells.ok ? cells.value : [];
 }
 
@@ -171,7 +171,7 @@ function render(): void {
   setStatus(s.state, s.deciding, text, s.version, view.seq);
 
   // The board.
-  drawBoard(boardBox, rules, view, {
+  drawBoard(boardBox, rules, s.board ?? view, {
     palette: palette(),
     tileSize: tileSize(),
     cells,

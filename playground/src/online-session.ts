@@ -54,6 +54,9 @@ class Online implements OnlineSession {
   readonly canAnalyse = false;
   rules: Ruleset | null = null;
   view: PublicView | null = null;
+  get board(): PublicView | null {
+    return this.view;
+  }
   seats: SeatKind[] = [];
   mySeats: number[] = [];
   state: SessionState = 'connecting';

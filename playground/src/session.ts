@@ -3,7 +3,7 @@
  * online (a WebSocket to the reference server). The UI never touches a game state: it draws the
  * session's public view, offers its legal moves, and calls submit, undo, hint and cost.
  */
-import type { Move, PublicView, Ruleset } from 'meeplekit';
+import type { GameView, Immutable, Move, PublicView, Ruleset } from 'meeplekit';
 import type { SeatKind } from './rules.js';
 
 /** What the page shows in `#status`'s `data-state`. */
@@ -17,6 +17,12 @@ export interface Session {
   readonly rules: Ruleset | null;
   /** The view drawn: the deciding local human's, or the last local human's; never another player's hidden information. */
   readonly view: PublicView | null;
+  /**
+   * What the board is drawn from and the legal cells computed from: the same view's observation
+   * locally (`observe` for the same viewer: the same picture as from the view, and much faster
+   * to draw, since the renderer need not rebuild the feature graph), the view itself online.
+   */
+  readonly board: Immutable<GameView> | PublicView | null;
   /** Who plays each seat (online: from the server's `joined`). */
   readonly seats: readonly SeatKind[];
   /** The seats this page's user plays. */

@@ -39,7 +39,7 @@ import { checkState } from './state-check.js';
 import { esc, num } from './svg.js';
 import { tileBody } from './tile.js';
 
-export { DEFAULT_PALETTE, type Palette, type PlayerStyle, type PlayerMark } from './palette.js';
+export { DEFAULT_PALETTE, COLOUR_BLIND_PALETTE, type Palette, type PlayerStyle, type PlayerMark } from './palette.js';
 export type { BoardRenderOptions, TileRenderOptions, FeatureHighlight } from './options.js';
 
 /**

@@ -125,3 +125,32 @@ export const DEFAULT_PALETTE: Palette = {
 export function playerStyle(palette: Palette, player: number): PlayerStyle {
   return palette.players[player % palette.players.length]!;
 }
+
+/**
+ * A palette for colour-blind players and low-contrast screens: the same Okabe-Ito player colours
+ * and marks as {@link DEFAULT_PALETTE}, with ground colours told apart by lightness as well as hue
+ * (pale fields, dark ochre cities with dark walls, white roads with dark edges, sky-blue water) and
+ * a dark plum highlight that stands out on all of them, so that no two features a player must
+ * tell apart differ by hue alone (red-green, blue-yellow or no colour vision).
+ */
+export const COLOUR_BLIND_PALETTE: Palette = {
+  ...DEFAULT_PALETTE,
+  background: '#ffffff',
+  field: '#e3ead2',
+  city: '#b07a2a',
+  wall: '#3d2a0c',
+  road: '#ffffff',
+  roadEdge: '#222222',
+  water: '#56b4e9',
+  waterEdge: '#004b7a',
+  building: '#fafafa',
+  roof: '#6b2b17',
+  pennant: '#0b2e6b',
+  line: '#222222',
+  highlight: '#4b0049',
+  lastTile: '#000000',
+  carcassonne: '#8f6a35',
+  court: '#f2ecdc',
+  house: '#7d3b22',
+  path: '#ffffff',
+};
