@@ -158,6 +158,15 @@ export class SeatPage {
     return this.page.locator('#board').innerHTML();
   }
 
+  /** The board's markup without what only the deciding seat is shown (the legal cells and marks of `.overlay`). */
+  picture(): Promise<string> {
+    return this.page.locator('#board').evaluate((board) => {
+      const copy = (board as any).cloneNode(true);
+      for (const overlay of copy.querySelectorAll('.overlay')) overlay.replaceChildren();
+      return copy.innerHTML as string;
+    });
+  }
+
   /** The text of `#error` (empty when the page shows no refusal). */
   async error(): Promise<string> {
     return ((await this.page.locator('#error').textContent()) ?? '').trim();

@@ -26,7 +26,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRecord, LogEntry } from '../src/store.js';
 import { expectNoProblems, playOnline, type Table } from './browser-game.js';
-import { browserSkipReason, launchBrowser, PLAYGROUND_DIR, REQUIRE_BROWSER, SeatPage, seatLink } from './browser-harness.js';
+import { browserSkipReason, chooser, launchBrowser, PLAYGROUND_DIR, REQUIRE_BROWSER, SeatPage, seatLink } from './browser-harness.js';
 import { Client, expectNoSeeds, received, startServerProcess, tempDb, type ServerProcess } from './helpers.js';
 
 const reason = browserSkipReason();
@@ -51,19 +51,44 @@ describe.skipIf(reason !== null && !REQUIRE_BROWSER)('the playground online thro
   beforeAll(async () => {
     if (reason !== null) throw new Error(reason);
     browser = await launchBrowser();
+    server = await startServerProcess({ MEEPLEKIT_DB: db, MEEPLEKIT_PLAYGROUND: PLAYGROUND_DIR });
   });
 
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    expectNoSeeds(db);
+    if (server !== undefined) expectNoSeeds(db);
     rmSync(dirname(db), { recursive: true, force: true });
   });
 
+  it('the page at / plays through this server: Start creates the game here, and the other seat’s link joins it', async () => {
+    const port = server!.port;
+    const first = await SeatPage.open(browser!, 'creator', `http://127.0.0.1:${port}/`, watch);
+    // Sent on to the page with this server's address.
+    expect(first.page.url()).toBe(`http://127.0.0.1:${port}/?${new URLSearchParams({ server: `ws://127.0.0.1:${port}` })}`);
+    await first.page.locator('#game').selectOption('classic');
+    await first.page.locator('#players').selectOption('2');
+    await first.page.locator('select[data-seat="1"]').selectOption('human');
+    await first.page.locator('#start').click();
+    expect(await first.waitVersion(0)).toEqual({ state: 'human', player: 0, version: 0 });
+    const invite = await first.page.locator('#invites a[data-seat="1"]').getAttribute('href');
+    const link = new URL(invite!, first.page.url());
+    const game = link.searchParams.get('game')!;
+    expect(stored(game).log).toEqual([]);
+    const second = await SeatPage.open(browser!, 'invited', link.href, watch);
+    expect(await second.waitVersion(0)).toMatchObject({ state: 'waiting', player: 0, version: 0 });
+    await first.clickMove(chooser(1));
+    for (const p of [first, second]) await p.waitVersion(1);
+    expect(stored(game).log).toHaveLength(1);
+    expect(await first.picture()).toBe(await second.picture());
+    expectNoProblems([first, second], [], []);
+    await first.close();
+    await second.close();
+  });
+
   it('two contexts play a whole game: refusals change nothing, an offline seat resyncs, a SIGKILLed server comes back with nothing lost', async () => {
-    server = await startServerProcess({ MEEPLEKIT_DB: db, MEEPLEKIT_PLAYGROUND: PLAYGROUND_DIR });
-    const port = server.port;
-    const creator = await Client.connect(server.url);
+    const port = server!.port;
+    const creator = await Client.connect(server!.url);
     const created = await creator.create({ game: 'classic', expansions: ['tower'], players: 2 });
     await creator.close();
     const game = created.game as string;
