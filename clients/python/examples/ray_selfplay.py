@@ -60,7 +60,7 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     with mkray.ServerPool(args.actors, serve=args.serve, actor_options={"num_cpus": args.cpus_per_actor}) as pool:
         ready = time.perf_counter()
-        nodes = sorted({s["node"] for s in pool.servers})
+        nodes = sorted({s["node_id"] for s in pool.servers})
         if args.mode == "rollouts":
             results = pool.rollouts(
                 args.games, args.seed, num_envs=args.envs, steps=args.steps, players=args.players, expansions=expansions,

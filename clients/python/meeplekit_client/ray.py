@@ -374,6 +374,7 @@ class _ServerActor:
             "ok": True,
             "version": self._server.version,
             "node": socket.gethostname(),
+            "node_id": ray.get_runtime_context().get_node_id(),
             "pid": os.getpid(),
             "server_pid": self._server.pid,
         }
@@ -539,7 +540,7 @@ class ServerPool:
         """The actors' handles (an actor that died is replaced in place)."""
         self.servers: List[Dict[str, Any]] = self._check_started(start)
         """What each actor said when it started: ``version`` (meeplekit's), ``node`` (host name),
-        ``pid`` (the actor's), ``server_pid``."""
+        ``node_id`` (Ray's), ``pid`` (the actor's), ``server_pid``."""
 
     # -- actors -------------------------------------------------------------------------------------
 
@@ -576,8 +577,8 @@ class ServerPool:
         return answers
 
     def running(self) -> List[Tuple[Any, List[int]]]:
-        """The tasks in flight, as ``(actor handle, game or rollout indices)``: for monitoring
-        (and for the tests, which kill such an actor)."""
+        """The tasks in flight, as ``(actor handle, game or rollout indices)``, in the order they
+        were given out: for monitoring (and for the tests, which kill such an actor)."""
         return [(self.actors[slot], list(indices)) for slot, indices in self._running.values()]
 
     def _replace(self, slot: int) -> None:

@@ -82,10 +82,11 @@ class RayPoolTest(unittest.TestCase):
         def progress(done, total):
             if fired:
                 return
-            running = self.pool.running()
+            running = self.pool.running()  # in the order given: the last one has just started
             if running:
-                fired.append(running[0][1])
-                how(running[0][0])
+                actor, games = running[-1]
+                fired.append(games)
+                how(actor)
 
         return progress, fired
 
