@@ -39,6 +39,8 @@ export interface Played {
   /** The moves clicked whose update came back (the in-flight one at the kill counted if stored). */
   readonly moves: number;
   readonly killed: boolean;
+  /** Whether the move sent as the server was killed had been stored (null: no kill). */
+  readonly inFlightStored: boolean | null;
   /** When the server was down, until both pages had caught up again: the only time an error may be logged. */
   readonly downtime: readonly { readonly from: number; readonly to: number }[];
 }
@@ -148,8 +150,14 @@ async function offlineAndBack(t: Table, decider: number, pick: (n: number) => nu
   expect(played).toBeGreaterThanOrEqual(2);
   // Cut off: the page heard of none of them.
   expect((await away.status()).version).toBe(left);
+  const since = away.inbox.length;
   await away.setOffline(false);
   await away.waitVersion(now);
+  // It joined again with the version it had, and was sent one delta from there to now.
+  const back = away.inbox.slice(since).map((text) => JSON.parse(text) as Record<string, unknown>);
+  const joined = back.findIndex((m) => m['type'] === 'joined');
+  expect(joined).toBeGreaterThanOrEqual(0);
+  expect(back[joined + 1]).toMatchObject({ type: 'update', version: now });
   await expectSameAsFreshPage(t, other, now);
   return played;
 }
@@ -163,6 +171,7 @@ export async function playOnline(t: Table, options: PlayOptions): Promise<Played
   const pick = chooser(options.seed);
   let moves = 0;
   let killed = false;
+  let inFlightStored: boolean | null = null;
   let refused = false;
   let offline = false;
   const downtime: { from: number; to: number }[] = [];
@@ -187,12 +196,17 @@ export async function playOnline(t: Table, options: PlayOptions): Promise<Played
     } else if (options.killAt !== undefined && !killed && version >= options.killAt) {
       // A move sent, and the process killed at once: stored or not, never half, and nothing anyone saw is lost.
       const seen = Math.max(...st.map((s) => s.version!));
+      const before = (await t.stored()).log;
+      expect(before).toHaveLength(version);
       const from = Date.now();
       await t.pages[i]!.clickMove(pick);
       const logged = await options.kill!();
       expect(logged).toBeGreaterThanOrEqual(seen);
       expect(logged).toBeLessThanOrEqual(version + 1);
-      if (logged === version + 1) moves++;
+      inFlightStored = logged === version + 1;
+      if (inFlightStored) moves++;
+      // The log holds every entry it held before, unchanged.
+      expect((await t.stored()).log.slice(0, version)).toEqual(before);
       await sleep(1000); // the pages try to reconnect meanwhile, and fail
       await options.restart!();
       // Back by themselves, at the stored version, each showing what a fresh page of its seat shows.
@@ -219,7 +233,7 @@ export async function playOnline(t: Table, options: PlayOptions): Promise<Played
     expect(await p.scores()).toEqual(scores);
     expect(await p.error()).toBe('');
   }
-  return { moves, killed, downtime };
+  return { moves, killed, inFlightStored, downtime };
 }
 
 /**

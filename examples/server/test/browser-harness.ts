@@ -79,6 +79,8 @@ export interface SeatPageOptions {
  */
 export class SeatPage {
   readonly problems: PageProblem[] = [];
+  /** Every message the server sent the page, in order (JSON text). */
+  readonly inbox: string[] = [];
   private offline = false;
   private readonly sockets = new Set<WebSocketRoute>();
 
@@ -113,7 +115,9 @@ export class SeatPage {
       const server = ws.connectToServer();
       // Passed on as they come (and shown to the test: the seed scan of everything clients received).
       server.onMessage((m) => {
-        options.onServerMessage?.(typeof m === 'string' ? m : m.toString());
+        const text = typeof m === 'string' ? m : m.toString();
+        seat.inbox.push(text);
+        options.onServerMessage?.(text);
         ws.send(m);
       });
     });

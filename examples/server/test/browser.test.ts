@@ -110,7 +110,7 @@ describe.skipIf(reason !== null && !REQUIRE_BROWSER)('the playground online thro
       },
     });
     expect(result.killed).toBe(true);
-    process.stderr.write(`browser.test.ts: ${result.moves} moves; clicks ${JSON.stringify(pages.map((p) => p.clicks))}; logged ${JSON.stringify(pages.map((p) => p.problems.map((x) => x.text)))}\n`);
+    process.stderr.write(`browser.test.ts: ${result.moves} moves (the one in flight at the kill ${result.inFlightStored ? 'stored' : 'not stored'}); clicks ${JSON.stringify(pages.map((p) => p.clicks))}; logged ${JSON.stringify(pages.map((p) => p.problems.map((x) => x.text)))}\n`);
     // While the server was down, and only then, Chromium says a reconnection failed.
     expectNoProblems(pages, result.downtime, [new RegExp(`^WebSocket connection to 'ws://127\\.0\\.0\\.1:${port}/' failed: Error in connection establishment: net::ERR_CONNECTION_REFUSED$`)]);
     for (const p of pages) await p.close();
