@@ -58,8 +58,8 @@ try {
     await pages[i]!.clickMove(pick);
     await Promise.all(pages.map((p) => p.waitVersion(version + 1)));
   }
-  // Both windows scrolled to the game (the board, the decisions, the scores), each as its player sees it.
-  for (const p of pages) await p.page.locator('#play').evaluate((el) => (el as unknown as { scrollIntoView(): void }).scrollIntoView());
+  // Both windows scrolled to the game (the status line, the board, the decisions, the scores), each as its player sees it.
+  for (const p of pages) await p.page.locator('#status').evaluate((el) => (el as unknown as { scrollIntoView(): void }).scrollIntoView());
   const shots = await Promise.all(pages.map((p) => p.page.screenshot()));
   const sheet = await browser.newPage({ viewport: { width: viewport.width * 2 + 24, height: viewport.height + 40 } });
   await sheet.setContent(`<!doctype html><body style="margin:0;background:#444;font:14px sans-serif;color:#fff;display:flex;gap:8px;padding:8px">
