@@ -132,6 +132,7 @@ export class SeatPage {
     if (offline) for (const ws of [...this.sockets]) await ws.close({ code: 4000, reason: 'offline (test)' });
   }
 
+  /** What `#status` says now. */
   async status(): Promise<Status> {
     const s = this.page.locator('#status');
     const [state, player, version] = await Promise.all([s.getAttribute('data-state'), s.getAttribute('data-player'), s.getAttribute('data-version')]);
@@ -230,6 +231,7 @@ export class SeatPage {
   /** How many moves this page made by each kind of click. */
   readonly clicks = { cells: 0, targets: 0, buttons: 0 };
 
+  /** Closes the page and its context. */
   async close(): Promise<void> {
     await this.context.close();
   }

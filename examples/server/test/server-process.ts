@@ -15,6 +15,7 @@ export function tempDb(): string {
   return join(mkdtempSync(join(tmpdir(), 'meeplekit-server-')), 'games.sqlite');
 }
 
+/** A running server process: its port, `stop` (SIGTERM, a clean shutdown) and `kill` (SIGKILL). */
 export interface ServerProcess {
   readonly port: number;
   readonly child: ChildProcess;
