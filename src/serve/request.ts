@@ -10,9 +10,10 @@ export const PROTOCOL_VERSION = 1;
 /**
  * What this server offers beyond the first version of protocol 1, in the hello line and `info`:
  * `binary-frames` (the `hello` op's `binary`: arrays as raw bytes after the response line),
- * `compact-observations` (`vec_make`'s `observations: "compact"`), `packed-masks` (`masks: "packed"`).
+ * `compact-observations` (`vec_make`'s `observations: "compact"`), `packed-masks` (`masks: "packed"`),
+ * `vec-seeds` (`vec_make`'s `seeds`: a seed per environment).
  */
-export const SERVE_CAPABILITIES: readonly string[] = ['binary-frames', 'compact-observations', 'packed-masks'];
+export const SERVE_CAPABILITIES: readonly string[] = ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds'];
 
 /**
  * Error codes of the protocol itself (the library's own codes, `options/players`,

@@ -1,7 +1,8 @@
 /**
  * Vector environments, the protocol's fast path: N research simulators stepped together, chance
- * resolved inside the server from one seeded random source per environment (`<seed>/<i>`), so a
- * run reproduces from its seed. Every batch is written into buffers allocated once per vector
+ * resolved inside the server from one seeded random source per environment (`<seed>/<i>`, or with
+ * `seeds`, `<seeds[i]>/0`: environment i is then the one-environment vector environment of its own
+ * seed), so a run reproduces from its seed(s). Every batch is written into buffers allocated once per vector
  * environment (the legal-action list grows when it must) and goes out as binary arrays.
  */
 import { createRandomSource, type RandomSource } from '../core/rng.js';
@@ -20,7 +21,7 @@ import {
 import { BinaryArray, readInt32Array } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
-import { boolField, enumField, intField, LIMITS, MEMORY_ESTIMATE, refuse, seedField, type Checked, type Request } from './request.js';
+import { boolField, enumField, intField, LIMITS, MEMORY_ESTIMATE, refuse, seedField, show, type Checked, type Request } from './request.js';
 import { illegalAction, includesSorted } from './states.js';
 
 /**
@@ -59,9 +60,12 @@ export interface VecEntry {
   readonly observations: ObservationMode;
   /** How batches carry the legal actions. */
   readonly masks: MaskMode;
-  /** A simulator at the initial chance node, cloned for each new game. */
-  readonly template: ResearchSimulator;
-  /** The environments (replaced by a clone of `template` at a reset). */
+  /**
+   * Environment i's simulator at the initial chance node, cloned for each of its new games: one
+   * shared by every environment of a `seed`, one per distinct seed of `seeds`.
+   */
+  templates: ResearchSimulator[];
+  /** The environments (replaced by a clone of their template at a reset). */
   readonly envs: ResearchSimulator[];
   /** One random source per environment: chance outcomes. */
   randoms: RandomSource[];
@@ -103,14 +107,69 @@ export function packedMaskBytes(actions: number): number {
   return 8 * Math.ceil(actions / 64);
 }
 
-/** Random sources `<seed>/0`, `<seed>/1`, ... */
-function randomSources(seed: string | number, n: number): RandomSource[] {
-  return Array.from({ length: n }, (_, i) => createRandomSource(`${String(seed)}/${i}`));
+/** A seed as requests give it: a string or a safe integer (checked by {@link seedField}). */
+type Seed = string | number;
+
+/**
+ * How a vector environment's games are seeded: one `seed` for all (environment i's chance from
+ * `<seed>/<i>`, every game a clone of `newInitialState` of `seed`), or `seeds`, one per environment
+ * (environment i's chance from `<seeds[i]>/0`, its games clones of `newInitialState` of
+ * `seeds[i]`: exactly the one-environment vector environment of `seed: seeds[i]`).
+ */
+type Seeding = { readonly seed: Seed } | { readonly seeds: readonly Seed[] };
+
+/**
+ * The `seed` or `seeds` field of `vec_make` for `n` environments: exactly one of them. `seed` and
+ * each of `seeds` are checked as seeds are (`options/seed`, naming the index); an absent seed is
+ * `options/seed` too; `seeds` not an array of `n`, or both fields, `protocol/request`.
+ */
+function seedingField(req: Request, n: number): Checked<Seeding> {
+  const list = req['seeds'];
+  if (list === undefined) {
+    const seed = seedField(req, 'seed', true);
+    if (!seed.ok) return err({ code: seed.error.code, message: `${seed.error.message} (or 'seeds', one per environment)` });
+    return ok({ seed: seed.value! });
+  }
+  if (req['seed'] !== undefined) return refuse('protocol/request', `give 'seed' or 'seeds', not both`);
+  if (!Array.isArray(list)) return refuse('protocol/request', `'seeds' must be an array of ${n} seeds, one per environment, got ${show(list)}`);
+  if (list.length !== n) return refuse('protocol/request', `'seeds' must have one seed per environment (${n}), got ${list.length}`);
+  const seeds: Seed[] = [];
+  for (let i = 0; i < n; i++) {
+    const seed = seedField({ [`seeds[${i}]`]: list[i] as unknown }, `seeds[${i}]`, true);
+    if (!seed.ok) return seed;
+    seeds.push(seed.value!);
+  }
+  return ok({ seeds });
+}
+
+/** The random sources of a seeding: `<seed>/0`, `<seed>/1`, ..., or `<seeds[0]>/0`, `<seeds[1]>/0`, ... */
+function randomSources(seeding: Seeding, n: number): RandomSource[] {
+  if ('seed' in seeding) return Array.from({ length: n }, (_, i) => createRandomSource(`${String(seeding.seed)}/${i}`));
+  return seeding.seeds.map((s) => createRandomSource(`${String(s)}/0`));
+}
+
+/** The templates of a seeding: one for a `seed`, one per distinct seed of `seeds` (equal seeds share one). */
+function templatesOf(game: GameEntry, seeding: Seeding, n: number): ResearchSimulator[] {
+  const make = (seed: Seed): ResearchSimulator => createResearchSimulator(game.rules, newInitialState(game.rules, { players: game.players, seed }));
+  if ('seed' in seeding) return new Array<ResearchSimulator>(n).fill(make(seeding.seed));
+  const made = new Map<string, ResearchSimulator>();
+  return seeding.seeds.map((s) => {
+    // A string seed and a number seed of the same text are different seeds to the library.
+    const key = `${typeof s}:${String(s)}`;
+    let t = made.get(key);
+    if (t === undefined) made.set(key, (t = make(s)));
+    return t;
+  });
+}
+
+/** How many distinct templates a seeding has (what its memory estimate counts). */
+function templateCount(seeding: Seeding): number {
+  return 'seed' in seeding ? 1 : new Set(seeding.seeds.map((s) => `${typeof s}:${String(s)}`)).size;
 }
 
 /** A new game in environment i, its chance nodes resolved: it stands at a player's decision. */
 function newEpisode(v: VecEntry, i: number): void {
-  const sim = v.template.clone();
+  const sim = v.templates[i]!.clone();
   const random = v.randoms[i]!;
   while (sim.isChanceNode()) sim.applyRandom(random);
   v.envs[i] = sim;
@@ -232,8 +291,8 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
   const game = g.value;
   const n = intField(req, 'num_envs', 1, handles.limits.numEnvs, undefined, 'protocol/too-large');
   if (!n.ok) return n;
-  const seed = seedField(req, 'seed', true);
-  if (!seed.ok) return seed;
+  const seeding = seedingField(req, n.value);
+  if (!seeding.ok) return seeding;
   const autoReset = boolField(req, 'auto_reset', true);
   if (!autoReset.ok) return autoReset;
   const observations = observationField(req);
@@ -246,10 +305,10 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     return refuse('protocol/too-large', `a batch of ${N} environments with these options needs ${bytes} bytes of arrays, over the limit of ${LIMITS.batchBytes}: fewer environments, packed masks or compact observations`);
   }
   // Checked before any game is built: a refused vec_make costs nothing.
-  const estimate = (N + 1) * MEMORY_ESTIMATE.game + bytes;
+  // A game per environment and one per template.
+  const estimate = (N + templateCount(seeding.value)) * MEMORY_ESTIMATE.game + bytes;
   const fits = handles.room(N, estimate, `a vector environment of ${N} environments`);
   if (!fits.ok) return fits;
-  const template = createResearchSimulator(game.rules, newInitialState(game.rules, { players: game.players, seed: seed.value! }));
   const P = game.players;
   const A = game.actions;
   const size = game.spec.size;
@@ -269,9 +328,9 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     autoReset: autoReset.value,
     observations: observations.value,
     masks: masks.value,
-    template,
+    templates: templatesOf(game, seeding.value, N),
     envs: new Array<ResearchSimulator>(N),
-    randoms: randomSources(seed.value!, N),
+    randoms: randomSources(seeding.value, N),
     player: new Int32Array(N),
     legal: new Int32Array(64 * N),
     offsets: new Int32Array(N + 1),
@@ -350,16 +409,23 @@ function stepVec(req: Request, handles: Handles): Checked<Record<string, unknown
 
 /** The vector-environment operations by name. */
 export const VECTOR_OPS: Readonly<Record<string, Op>> = {
-  vec_make: { fields: ['game_id', 'num_envs', 'seed', 'auto_reset', 'observations', 'masks'], run: makeVec },
+  vec_make: { fields: ['game_id', 'num_envs', 'seed', 'seeds', 'auto_reset', 'observations', 'masks'], run: makeVec },
   vec_reset: {
+    // No `seeds` here: the templates of per-environment seeds were counted against the memory
+    // limits at vec_make, and a reset cannot grow what its handle was counted for.
     fields: ['env_id', 'seed'],
     run(req, handles) {
       const e = handles.get(req['env_id'], 'vec', 'env_id');
       if (!e.ok) return e;
+      const v = e.value;
       const seed = seedField(req, 'seed', false);
       if (!seed.ok) return seed;
-      const v = e.value;
-      if (seed.value !== undefined) v.randoms = randomSources(seed.value, v.n);
+      if (seed.value !== undefined) {
+        // As a new vec_make with this seed: one template of it, sources <seed>/<i>.
+        const seeding = { seed: seed.value };
+        v.templates = templatesOf(v.game, seeding, v.n);
+        v.randoms = randomSources(seeding, v.n);
+      }
       resetAll(v);
       return ok(batch(v));
     },
