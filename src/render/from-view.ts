@@ -3,17 +3,18 @@
  * followers by cell and feature id, with no feature graph. The renderer rebuilds what it reads
  * (the placed tiles with their segments, and the feature graph) by laying the view's tiles in
  * order with the core's own `layTile`, so a connected feature is the same feature the rules
- * know, and a view gives the same picture as the state it was made from. Nothing hidden is needed:
+ * know, and a view gives the same picture as the state it was made from. The boards built are
+ * remembered (view-boards.ts): the next view of a game lays only its new tiles. Nothing hidden is needed:
  * the view's fields are all a picture reads.
  */
-import { emptyCellTable, layTile } from '../core/board.js';
 import { findRoot } from '../core/features.js';
 import { meepleError, type MeepleError } from '../core/errors.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Ruleset } from '../core/ruleset.js';
-import { cellKey, type GameState, type GameView } from '../core/state.js';
-import type { Immutable, Rotation } from '../core/types.js';
+import { cellKey, type GameView } from '../core/state.js';
+import type { Immutable } from '../core/types.js';
 import { PUBLIC_VIEW_VERSION } from '../core/engine/view.js';
+import { laidBoard, type ViewTileRef } from './view-boards.js';
 
 function malformed(message: string, path: string): Result<never, MeepleError> {
   return err(meepleError('render/malformed-state', message, { path }));
@@ -54,15 +55,8 @@ export function sceneOfView(rules: Ruleset, input: unknown): Result<Immutable<Ga
   const tiles = v['tiles'];
   if (!Array.isArray(tiles) || tiles.length > 10_000) return malformed('tiles must be a list', '$.tiles');
 
-  // The board, rebuilt tile by tile as the rules laid it: the same segments, the same graph.
-  const s = {
-    tiles: [],
-    cells: emptyCellTable(),
-    frontier: [],
-    demand: [],
-    areas: [],
-    features: { parent: [], kind: [], tile: [], open: [], pennants: [], followers: [], size: [], twins: [] },
-  } as unknown as GameState;
+  // The tiles checked, then the board rebuilt tile by tile as the rules laid it: the same
+  // segments, the same graph (view-boards.ts lays only the tiles a kept board lacks).
   const at = new Map<number, number>();
   for (let i = 0; i < tiles.length; i++) {
     const t = tiles[i] as unknown;
@@ -71,10 +65,10 @@ export function sceneOfView(rules: Ruleset, input: unknown): Result<Immutable<Ga
     const key = cellKey(t['x'] as number, t['y'] as number);
     if (at.has(key)) return malformed('two tiles lie on one cell', `$.tiles[${i}]`);
     at.set(key, i);
-    // Start tiles were laid by nobody (-1); the view does not say who laid the others, and the
-    // picture only asks whether someone did (the last tile placed).
-    layTile(rules, s, rules.tileById.get(t['tile'])!, t['x'] as number, t['y'] as number, t['rotation'] as Rotation, i < rules.start.length ? -1 : 0);
   }
+  // Start tiles were laid by nobody (-1); the view does not say who laid the others, and the
+  // picture only asks whether someone did (the last tile placed).
+  const s = laidBoard(rules, tiles as ViewTileRef[]);
   const placed = s.tiles;
 
   // Followers by cell and feature id, as moves name them.
