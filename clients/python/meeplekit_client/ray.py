@@ -14,8 +14,9 @@ Ray actor.
   ``[steps, num_envs, ...]`` (a :class:`Rollout`).
 
 **Deterministic whatever the number of actors.** Game ``i`` of a run is seeded by
-:func:`game_seed` ``(seed, i)`` only: its tile draws by the server from that seed (a vector
-environment of one game), its random decisions by a ``random.Random`` of that seed, the bot's
+:func:`game_seed` ``(seed, i)`` only: its tile draws by the server from that seed (an environment
+of its own seed in its task's vector environment, ``vec_make``'s ``seeds``: the same as a vector
+environment of that game alone), its random decisions by a ``random.Random`` of that seed, the bot's
 searches by that seed too. Work is cut into tasks of consecutive indices, any actor may run any
 task, and the results are merged in index order: the same ``seed`` gives the same records, byte for
 byte, on 1, 2 or 40 actors and whatever order the tasks finish in. (A bot move that the server cut
@@ -193,33 +194,50 @@ def _game(server: Server, spec: Mapping[str, Any]) -> Any:
     return load_game(spec["game"], spec["expansions"], spec["players"], spec["options"], server)
 
 
+_ENVS_PER_VECTOR = 1024
+"""The most games of a task one vector environment plays side by side (a task of more plays them
+in vector environments of this many, one after the other): within the server's ``num_envs`` limit
+(4,096) and its memory estimate (a game and a template per game)."""
+
+
 def _play(server: Server, spec: Mapping[str, Any], indices: Sequence[int]) -> List[Dict[str, Any]]:
-    """Plays games ``indices`` of ``spec`` side by side on ``server``: each a vector environment of
-    one game seeded by its :func:`game_seed`, every step of all of them one write (the bot's
-    searches of a step, another)."""
+    """Plays games ``indices`` of ``spec`` on ``server``, side by side in one vector environment
+    (of at most :data:`_ENVS_PER_VECTOR` games) made with ``seeds``: game ``k`` of the task is
+    environment ``k``, seeded by its own :func:`game_seed`, so it plays exactly what a vector
+    environment of that game alone plays. Every step of all of them is one request (the bot's
+    searches of a step, one write)."""
     game = _game(server, spec)
+    out: List[Dict[str, Any]] = []
+    for at in range(0, len(indices), _ENVS_PER_VECTOR):
+        out.extend(_play_together(server, game, spec, indices[at : at + _ENVS_PER_VECTOR]))
+    return out
+
+
+def _play_together(server: Server, game: Any, spec: Mapping[str, Any], indices: Sequence[int]) -> List[Dict[str, Any]]:
+    """Plays games ``indices`` of ``spec`` (``game`` on ``server``) in one vector environment,
+    environment ``k`` seeded by the :func:`game_seed` of ``indices[k]``, without auto-reset: a
+    finished game stays finished (its action -1) while the others play on."""
     players, num_actions = game.num_players(), game.num_distinct_actions()
     seeds = [game_seed(spec["seed"], i) for i in indices]
-    made = server.request_many(
-        [
-            ("vec_make", {"game_id": game.id, "num_envs": 1, "seed": s, "auto_reset": False, "observations": "none", "masks": "list"})
-            for s in seeds
-        ]
+    n = len(indices)
+    if n == 0:
+        return []
+    made = server.request(
+        "vec_make", game_id=game.id, num_envs=n, seeds=seeds, auto_reset=False, observations="none", masks="list"
     )
-    env_ids = [_checks.str_field(r, "env_id") for r in made]
+    env_id = _checks.str_field(made, "env_id")
     try:
-        batches = [VecBatch(r, 1, players) for r in made]
+        batch = VecBatch(made, n, players)
         rngs = [random.Random(f"{s}/agent") for s in seeds]
         bot = spec["mode"] == "bot"
         seats = set(range(players) if spec["bot_seats"] is None else spec["bot_seats"])
-        n = len(indices)
         actions: List[List[int]] = [[] for _ in range(n)]
         who: List[List[int]] = [[] for _ in range(n)]
         returns: List[Optional[List[float]]] = [None] * n
         bot_moves, cut_short = [0] * n, [0] * n
         active = list(range(n))
         while active:
-            deciding = {k: int(batches[k].current_player[0]) for k in active}
+            deciding = {k: int(batch.current_player[k]) for k in active}
             for k in active:
                 if not 0 <= deciding[k] < players:
                     raise _checks.bad(f"game {indices[k]} stands at no player's decision and is not done", deciding[k])
@@ -228,7 +246,7 @@ def _play(server: Server, spec: Mapping[str, Any], indices: Sequence[int]) -> Li
             if searched:
                 answers = server.request_many(
                     [
-                        ("bot", {"env_id": env_ids[k], "env": 0, **_bots.budget(spec["level"], spec["iterations"], None, f"{seeds[k]}/bot")})
+                        ("bot", {"env_id": env_id, "env": k, **_bots.budget(spec["level"], spec["iterations"], None, f"{seeds[k]}/bot")})
                         for k in searched
                     ]
                 )
@@ -241,18 +259,20 @@ def _play(server: Server, spec: Mapping[str, Any], indices: Sequence[int]) -> Li
                     cut_short[k] += int(move.cut_short)
             for k in active:
                 if k not in chosen:
-                    legal = batches[k].legal_actions[0]
+                    legal = batch.legal_actions[k]
                     if not len(legal):
                         raise _checks.bad(f"game {indices[k]} has no legal action at a player's decision")
                     chosen[k] = int(legal[rngs[k].randrange(len(legal))])
-            stepped = server.request_many([("vec_step", {"env_id": env_ids[k], "actions": [chosen[k]]}) for k in active])
+            step = [-1] * n  # a finished game ignores its action
+            for k, a in chosen.items():
+                step[k] = a
+            batch = VecBatch(server.request("vec_step", env_id=env_id, actions=step), n, players)
             still = []
-            for k, r in zip(active, stepped):
+            for k in active:
                 actions[k].append(chosen[k])
                 who[k].append(deciding[k])
-                batches[k] = VecBatch(r, 1, players)
-                if batches[k].done[0]:
-                    returns[k] = [float(x) for x in batches[k].returns[0]]
+                if batch.done[k]:
+                    returns[k] = [float(x) for x in batch.returns[k]]
                 else:
                     still.append(k)
             active = still
@@ -271,7 +291,7 @@ def _play(server: Server, spec: Mapping[str, Any], indices: Sequence[int]) -> Li
     finally:
         if server.alive:
             try:
-                server.request("delete", ids=env_ids)
+                server.request("delete", ids=[env_id])
             except MeepleError:
                 pass
 

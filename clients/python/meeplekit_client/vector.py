@@ -111,7 +111,11 @@ class VectorEnv:
 
     ``game`` is a game name (with ``expansions``, ``players`` and ``options`` as for
     :func:`load_game`) or a :class:`Game`. Chance is resolved inside the server from ``seed``
-    (reproducible). ``auto_reset`` starts a new game in an env as soon as one ends.
+    (reproducible), or from ``seeds``, one per env: env ``i`` then plays exactly what
+    ``VectorEnv(1, game, seed=seeds[i])`` plays, byte for byte, its next games too with
+    ``auto_reset`` (give ``seed`` or ``seeds``, not both; a server without the capability
+    ``vec-seeds`` refuses ``seeds`` with ``protocol/request``). ``auto_reset`` starts a new game in
+    an env as soon as one ends.
     ``observations`` sends each env's observation with every batch: ``True`` or ``"float32"``
     (the float32 tensor), ``"compact"`` (the same, binary channels as bits and counting channels
     as bytes: 10.6 KB instead of 142 KB for classic), ``"entity"`` (a row per placed tile, with
@@ -130,6 +134,7 @@ class VectorEnv:
         players: int = 2,
         options: Optional[Mapping[str, Any]] = None,
         seed: Any = None,
+        seeds: Optional[Sequence[Any]] = None,
         auto_reset: bool = True,
         observations: bool = False,
         masks: str = "list",
@@ -142,7 +147,17 @@ class VectorEnv:
                 "client/unknown-observations", f"observations must be True, False, 'float32', 'compact', 'entity' or 'none', got {observations!r}"
             )
         num_envs = _checks.index(num_envs, "num_envs")
-        seed = _seed(seed)
+        seeding: Dict[str, Any]
+        if seeds is None:
+            seeding = {"seed": _seed(seed)}
+        else:
+            if seed is not None:
+                raise ValueError("give seed or seeds, not both")
+            if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+                raise TypeError(f"seeds must be a sequence of seeds, one per env, got {type(seeds).__name__}")
+            if len(seeds) != num_envs:
+                raise ValueError(f"seeds must have one seed per env ({num_envs}), got {len(seeds)}")
+            seeding = {"seeds": [_checks.seed(s, f"seeds[{i}]") for i, s in enumerate(seeds)]}
         self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)
         self.server = self.game.server
         self.num_envs = num_envs
@@ -154,7 +169,7 @@ class VectorEnv:
             "vec_make",
             game_id=self.game.id,
             num_envs=self.num_envs,
-            seed=seed,
+            **seeding,
             auto_reset=bool(auto_reset),
             observations=self.observations,
             masks=masks,

@@ -6,6 +6,7 @@ says which extra to install) needs nothing."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -46,6 +47,11 @@ class RayGuardTest(unittest.TestCase):
 def dumps(records):
     """Records (or rollouts) as the bytes compared between runs."""
     return json.dumps([r.to_dict() for r in records], sort_keys=True).encode()
+
+
+def checksum(records):
+    """The first 16 hex digits of the SHA-256 of :func:`dumps` (as examples/ray_selfplay.py prints)."""
+    return hashlib.sha256(dumps(records)).hexdigest()[:16]
 
 
 @needs("ray", "ray")
@@ -109,6 +115,26 @@ class RayPoolTest(unittest.TestCase):
             self.assertEqual(len(record.actions), len(record.players))
             self.assertEqual(len(record.returns), 2)
             self.assertEqual(record.bot_moves, 0)
+
+    def test_the_same_records_as_before_vec_seeds(self):
+        # Before vec_make took seeds, each game was a vector environment of its own; now a task's
+        # games share one, each with its own seed. The checksums were taken of that implementation
+        # (commit 3603376) on the same seeds.
+        self.assertEqual(checksum(self.reference), "2f924bf009c5c3d3")
+        three = self.pool.play_games(5, "three", players=3, expansions=["river"], games_per_task=5)
+        self.assertEqual(checksum(three), "02684b945ecc7580")
+
+    def test_a_task_of_more_games_than_one_vector_environment_holds(self):
+        spec, _, _ = self.mkray._games_job(GAMES, SEED, "random", "classic", (), 2, None, None, None, None, GAMES, 0)
+        limit = self.mkray._ENVS_PER_VECTOR
+        with start_server() as server:
+            try:
+                self.mkray._ENVS_PER_VECTOR = 4  # in this process only: 6 games as 4, then 2
+                records = self.mkray._play(server, spec, list(range(GAMES)))
+            finally:
+                self.mkray._ENVS_PER_VECTOR = limit
+            self.assertEqual(server.request("stats")["handles"], 1)  # its game handle; the vector environments deleted
+        self.assertEqual(json.dumps(records, sort_keys=True), json.dumps([r.to_dict() for r in self.reference], sort_keys=True))
 
     def test_a_record_replays_in_process(self):
         record = self.reference[3]
@@ -204,6 +230,7 @@ class RayPoolTest(unittest.TestCase):
         apart = self.pool.play_games(2, "bots", mode="bot", level=1, bot_seats=[0], games_per_task=1)
         together = self.pool.play_games(2, "bots", mode="bot", level=1, bot_seats=[0], games_per_task=2)
         self.assertEqual(dumps(apart), dumps(together))
+        self.assertEqual(checksum(apart), "4c881a6eed9c81b5")  # as before vec_make took seeds (commit 3603376)
         random_play = self.pool.play_games(2, "bots")
         for record, other in zip(apart, random_play):
             self.assertEqual(record.bot_moves, record.players.count(0))

@@ -131,6 +131,66 @@ class VectorTest(ServerTestCase):
             batch2 = env.step(good)
             self.assertEqual(len(batch2), 2)
 
+    def test_seeds_one_per_env(self):
+        """Env i of ``seeds`` plays exactly what a VectorEnv of ``seed=seeds[i]`` alone plays, to
+        the end of its game without auto-reset and into its next games with it."""
+        seeds = ["per/0", "per/1", 5, "per/1"]
+
+        def view(batch, i):
+            return (int(batch.current_player[i]), list(batch.legal_actions[i]), [float(x) for x in batch.rewards[i]],
+                    bool(batch.done[i]), [float(x) for x in batch.returns[i]])
+
+        for auto_reset, steps in ((False, 1000), (True, 180)):
+            together = VectorEnv(len(seeds), self.game, seeds=seeds, auto_reset=auto_reset)
+            alone = [VectorEnv(1, self.game, seed=s, auto_reset=auto_reset) for s in seeds]
+            batch, singles = together.reset(), [e.reset() for e in alone]
+            rng, ended = random.Random("per"), 0
+            for _ in range(steps):
+                for i in range(len(seeds)):
+                    self.assertEqual(view(batch, i), view(singles[i], 0))
+                if all(int(p) == TERMINAL_PLAYER for p in batch.current_player):
+                    break
+                actions = [int(a) for a in together.random_actions(batch, rng)]
+                batch = together.step(actions)
+                singles = [e.step([a]) for e, a in zip(alone, actions)]
+                ended += sum(bool(d) for d in batch.done) if auto_reset else 0
+            if auto_reset:
+                self.assertGreaterEqual(ended, len(seeds))  # every env went on into another game
+            else:
+                self.assertEqual([int(p) for p in batch.current_player], [TERMINAL_PLAYER] * len(seeds))
+            together.close()
+            for e in alone:
+                e.close()
+        # Another seed, another game.
+        with VectorEnv(2, self.game, seeds=["per/0", "other"]) as a, VectorEnv(2, self.game, seeds=["per/0", "per/1"]) as b:
+            ba, bb = a.reset(), b.reset()
+            self.assertEqual(view(ba, 0), view(bb, 0))
+            rng_a, rng_b = random.Random(1), random.Random(1)
+            seen_a, seen_b = [], []
+            for _ in range(20):
+                ba, bb = a.step(a.random_actions(ba, rng_a)), b.step(b.random_actions(bb, rng_b))
+                seen_a.append(view(ba, 1))
+                seen_b.append(view(bb, 1))
+            self.assertNotEqual(seen_a, seen_b)
+
+    def test_bad_seeds(self):
+        handles = self.server.request("stats")["handles"]
+        for kwargs, error in (
+            (dict(seeds=["a", "b"]), ValueError),
+            (dict(seeds=["a", "b", "c", "d"]), ValueError),
+            (dict(seed="a", seeds=["a", "b", "c"]), ValueError),
+            (dict(seeds="abc"), TypeError),
+            (dict(seeds=["a", 1.5, "c"]), TypeError),
+            (dict(seeds=["a", None, "c"]), TypeError),
+        ):
+            with self.assertRaises(error, msg=kwargs):
+                VectorEnv(3, self.game, **kwargs)
+        with self.assertRaises(MeepleError) as caught:
+            VectorEnv(3, self.game, seeds=["a", "x" * 257, "c"])
+        self.assertEqual(caught.exception.code, "options/seed")
+        self.assertIn("seeds[1]", caught.exception.message)
+        self.assertEqual(self.server.request("stats")["handles"], handles)
+
 
 if __name__ == "__main__":
     unittest.main()
