@@ -6,7 +6,7 @@
  * a game replays the same. Undo takes back this page's own last move, with the policy
  * 'before-draw' (a move after which a tile was drawn or a token shown stays played).
  */
-import { applyMove, isLegal, legalMoves, newGame, observe, publicView, undo, type GameState, type GameView, type Immutable, type Move, type PublicView, type Ruleset } from 'meeplekit';
+import { applyMove, isLegal, legalMoves, newGame, observe, publicView, undo, type GameEvent, type GameState, type GameView, type Immutable, type Move, type PublicView, type Ruleset, type Transition } from 'meeplekit';
 import { moveLabel } from './decisions.js';
 import { eventLines } from './events.js';
 import { rulesFor, type Checked, type GameConfig } from './rules.js';
@@ -61,6 +61,15 @@ class LocalSession implements Session {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private viewer: number | null;
   private closed = false;
+  /** The events of the last move played here, or null when not known (a restored game, an undo). */
+  private lastEvents: readonly GameEvent[] | null = null;
+  /** The undo that `undo()` would make now (checked after every change), or null when none is allowed. */
+  private undoable: Transition | null = null;
+
+  /** Whether Undo can take the last move back now (see {@link Session.canUndo}). */
+  get canUndo(): boolean {
+    return this.undoable !== null;
+  }
 
   constructor(
     private readonly config: GameConfig,
@@ -93,6 +102,7 @@ class LocalSession implements Session {
     this.board = observe(this.rules, this.game, this.viewer);
     this.state = this.deciding === null ? 'over' : human ? 'human' : 'bot';
     this.legal = human ? legalMoves(this.rules, this.game) : [];
+    this.undoable = this.undoNow();
     save(this.options.store, this.config, this.game);
     this.listeners.emit();
     if (this.state === 'bot') this.askBot();
@@ -133,6 +143,19 @@ class LocalSession implements Session {
     });
   }
 
+  /**
+   * The undo of the last move, if this page may make it: a human seat's move (a bot's stays
+   * played), before the game's end, within the policy 'before-draw'. A move after which a tile was
+   * drawn is refused without asking the engine (that replays the game); anything else is asked.
+   */
+  private undoNow(): Transition | null {
+    const last = this.game.moves.at(-1);
+    if (last === undefined || this.deciding === null || this.config.seats[last.player] !== 'human') return null;
+    if (this.lastEvents !== null && this.lastEvents.some((e) => e.type === 'tile-drawn')) return null;
+    const back = undo(this.rules, this.game, 1, { policy: 'before-draw', events: true });
+    return back.ok ? back.value : null;
+  }
+
   private play(move: Move): boolean {
     const label = this.view === null ? move.type : moveLabel(this.rules, this.view, move);
     const next = applyMove(this.rules, this.game, move);
@@ -143,6 +166,7 @@ class LocalSession implements Session {
     }
     this.error = '';
     this.game = next.value.state;
+    this.lastEvents = next.value.events;
     if (move.type !== 'place') this.log.push(`Player ${move.player + 1}: ${label}`);
     this.log.push(...eventLines(next.value.events));
     this.refresh();
@@ -170,15 +194,17 @@ class LocalSession implements Session {
       this.listeners.emit();
       return;
     }
-    const back = undo(this.rules, this.game, 1, { policy: 'before-draw', events: true });
-    if (!back.ok) {
+    const back = this.undoable ?? undo(this.rules, this.game, 1, { policy: 'before-draw', events: true });
+    if ('ok' in back && !back.ok) {
       this.error = `Cannot undo (${back.error.code}): ${back.error.message}`;
       this.listeners.emit();
       return;
     }
+    const done = 'ok' in back ? back.value : back;
     this.error = '';
-    this.game = back.value.state;
-    this.log.push(...eventLines(back.value.events));
+    this.game = done.state;
+    this.lastEvents = null;
+    this.log.push(...eventLines(done.events));
     this.refresh();
   }
 

@@ -203,7 +203,7 @@ function render(): void {
       return b;
     }),
   );
-  $<HTMLButtonElement>('undo').disabled = s.state === 'over';
+  $<HTMLButtonElement>('undo').disabled = !s.canUndo;
 
   renderPlayers(s, view);
   renderLog(s);

@@ -7,7 +7,7 @@
  * version seen, catching up with one delta. Hints need the game's state, which never leaves the
  * server: online, `canAnalyse` is false.
  */
-import { applyViewDelta, type Move, type PublicView, type Ruleset } from 'meeplekit';
+import { applyViewDelta, type GameEvent, type Move, type PublicView, type Ruleset } from 'meeplekit';
 import { eventLines } from './events.js';
 import { rulesFromId, type GameConfig, type SeatKind } from './rules.js';
 import { Listeners, type Session, type SessionState } from './session.js';
@@ -49,6 +49,9 @@ export function onlineSession(options: OnlineOptions): OnlineSession {
 
 type Message = Record<string, unknown>;
 
+/** Events after which a move cannot be taken back under the policy 'before-draw': a tile drawn, a face-down token shown. */
+const REVEALING_EVENTS: ReadonlySet<string> = new Set(['tile-drawn', 'tile-discarded', 'castle/token-taken', 'castle/wall-cleared']);
+
 class Online implements OnlineSession {
   readonly mode = 'online';
   readonly canAnalyse = false;
@@ -74,6 +77,29 @@ class Online implements OnlineSession {
   private closed = false;
   private retry = 500;
   private created = false;
+  /** Whether the shown error is about the connection (cleared once the session has rejoined). */
+  private connectionError = false;
+  /** Between a `joined` and the view or update that follows it. */
+  private rejoining = false;
+  /**
+   * Whether something left to chance came to light after the last move (a tile drawn, a wall
+   * token taken or cleared), as far as this page can tell: from the move's events when the view
+   * came one move at a time; else assumed when a tile waits to be placed, or when the rules hide
+   * anything (The Castle) and the step is past the deployment.
+   */
+  private revealed = false;
+
+  /**
+   * Whether Undo may be sent: the last move is this page's seat's own (the server refuses taking
+   * back another player's, `server/undo-not-yours`), no tile was drawn and nothing hidden shown
+   * since (the policy 'before-draw' refuses, `undo/draw-seen`), and the game is not over.
+   */
+  get canUndo(): boolean {
+    const seat = this.mySeats[0];
+    const view = this.view;
+    if (seat === undefined || view === null || view.last === null || view.last.player !== seat || view.step.kind === 'game-over') return false;
+    return !this.revealed;
+  }
 
   constructor(private readonly options: OnlineOptions) {
     this.game = options.join?.game ?? null;
@@ -105,6 +131,7 @@ class Online implements OnlineSession {
       socket = new WebSocket(this.options.server);
     } catch (e) {
       this.error = `Cannot connect to ${this.options.server}: ${String(e)}`;
+      this.connectionError = true;
       this.changed();
       return;
     }
@@ -128,6 +155,7 @@ class Online implements OnlineSession {
     };
     socket.onerror = () => {
       this.error = `No connection to ${this.options.server}.`;
+      this.connectionError = true;
       this.changed();
     };
   }
@@ -136,6 +164,7 @@ class Online implements OnlineSession {
     if (this.socket !== null && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
     else {
       this.error = 'Not connected: try again in a moment.';
+      this.connectionError = true;
       this.changed();
     }
   }
@@ -182,6 +211,7 @@ class Online implements OnlineSession {
         this.ownUrl = this.token === null || this.game === null ? null : this.options.linkFor(this.game, this.token);
         this.options.onJoin?.(this.game!, this.token);
         this.log.push(typeof seat === 'number' ? `Joined as Player ${seat + 1}.` : 'Joined as a spectator.');
+        this.rejoining = true;
         return;
       }
       case 'view': {
@@ -196,6 +226,9 @@ class Online implements OnlineSession {
         this.view = view;
         this.version = Number(m['version']);
         this.legal = Array.isArray(m['legal']) ? (m['legal'] as Move[]) : [];
+        // A whole view: what came to light since the last move is not known.
+        this.revealed = this.mayHaveRevealed();
+        this.rejoined();
         this.changed();
         return;
       }
@@ -208,11 +241,22 @@ class Online implements OnlineSession {
           this.send({ type: 'resync', game: this.game });
           return;
         }
+        const seq = this.view.seq;
         this.view = next.value;
         this.version = Number(m['version']);
         this.legal = Array.isArray(m['legal']) ? (m['legal'] as Move[]) : [];
-        if (Array.isArray(delta.events)) this.log.push(...eventLines(delta.events));
-        if (m['id'] !== undefined) this.error = '';
+        const events = Array.isArray(delta.events) ? (delta.events as GameEvent[]) : null;
+        if (events !== null) this.log.push(...eventLines(events));
+        // One move's events: they say whether it drew a tile or showed a token; else not known.
+        this.revealed =
+          events !== null && next.value.seq === seq + 1 && !events.some((e) => e.type === 'undone')
+            ? events.some((e) => REVEALING_EVENTS.has(e.type))
+            : this.mayHaveRevealed();
+        if (m['id'] !== undefined) {
+          this.error = '';
+          this.connectionError = false;
+        }
+        this.rejoined();
         this.changed();
         return;
       }
@@ -225,6 +269,26 @@ class Online implements OnlineSession {
       default:
         return;
     }
+  }
+
+  /** After a `joined`, the first view or update: the connection is back, and its error goes. */
+  private rejoined(): void {
+    if (!this.rejoining) return;
+    this.rejoining = false;
+    if (this.connectionError) {
+      this.error = '';
+      this.connectionError = false;
+    }
+  }
+
+  /** Whether the last move may have been followed by something hidden coming to light, when its events are not known. */
+  private mayHaveRevealed(): boolean {
+    const view = this.view;
+    if (view === null) return true;
+    // A tile to place was drawn after the last move, unless that move was one made before placing
+    // (a ransom paid): not known, so assumed. The Castle hides its wall tokens: one may be taken
+    // in the scoring after a deployment.
+    return view.step.kind === 'place-tile' || (Object.hasOwn(view.modules, 'castle') && view.step.kind !== 'deploy');
   }
 
   submit(move: Move): void {

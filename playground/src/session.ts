@@ -43,6 +43,12 @@ export interface Session {
   readonly canAnalyse: boolean;
   /** Plays a move of the deciding local seat; a refusal shows in `error`. */
   submit(move: Move): void;
+  /**
+   * Whether `undo` can take a move back now: the last move was a seat of this page's own (online:
+   * this page's seat; locally: a human seat, never a bot's), and the undo policy ('before-draw')
+   * allows it (no tile drawn and nothing hidden shown since). The page enables Undo by it.
+   */
+  readonly canUndo: boolean;
   /** Takes back this page's last move, within the undo policy ('before-draw'); a refusal shows in `error`. */
   undo(): void;
   /** The search's best move now, with words for it. */
