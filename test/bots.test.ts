@@ -23,6 +23,7 @@ import { tower } from '../src/expansions/tower/index.js';
 import { byDepth } from './depth.js';
 import { must } from './helpers.js';
 import { reachable } from './import-graph.js';
+import { heldValues } from '../src/bots/search.js';
 import { IMPORT_PATHS } from './docs-snippets/compile.js';
 
 const CLASSIC = must(createRuleset({ game: 'classic' }));
@@ -212,6 +213,32 @@ describe('levels', () => {
       state = must(applyMove(CLASSIC, state, move)).state;
     }
     expect(state.scores.length).toBe(2);
+  });
+});
+
+describe('the evaluation at a rollout\'s end', () => {
+  // Projected scores count a follower put on a one-tile road as a point and one kept in hand as
+  // nothing; the search adds 2 points a follower in supply, times the share of the tiles still in
+  // the bag (docs/design.md, "Bots": measured head to head before it was kept).
+  test('a follower in supply is worth 2 points at the start, falling with the tiles left to 0 at the end', () => {
+    let state = must(newGame(CLASSIC, { players: 2, seed: 'held' }));
+    const start = heldValues(state, [0, 0]);
+    const share = state.bagSize / (state.bagSize + state.tiles.length);
+    expect(share).toBeGreaterThan(0.95);
+    expect(start).toEqual([2 * share * state.supply[0]!, 2 * share * state.supply[1]!]);
+    const bot = greedyBot(createRandomSource('held'));
+    let previous = start[0]! / state.supply[0]!;
+    while (state.step.kind !== 'game-over') {
+      state = must(applyMove(CLASSIC, state, bot(CLASSIC, state))).state;
+      const v = heldValues(state, [0, 0]);
+      for (const p of [0, 1]) expect(v[p]).toBeCloseTo((2 * state.bagSize * state.supply[p]!) / (state.bagSize + state.tiles.length), 12);
+      // Per follower, the value never rises as the game goes on.
+      if (state.supply[0]! > 0) {
+        expect(v[0]! / state.supply[0]!).toBeLessThanOrEqual(previous + 1e-12);
+        previous = v[0]! / state.supply[0]!;
+      }
+    }
+    expect(heldValues(state, [0, 0])).toEqual([0, 0]);
   });
 });
 
