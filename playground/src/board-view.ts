@@ -102,19 +102,33 @@ export interface BoardLayer {
   readonly hinted: { readonly cell?: string; readonly target?: number } | null;
 }
 
-/** Draws the board into `container` (its contents are replaced). */
+/** The board picture each container shows, so that a redraw of the same picture only replaces the page's layer. */
+const shown = new WeakMap<HTMLElement, string>();
+
+/**
+ * Draws the board into `container`: the picture is replaced when it changed, and the page's layer
+ * (cells, preview, targets) every time. How big it is shown is style.css's: scaled to the
+ * container, keeping its aspect, while the container has the class `fit`; else at `tileSize`
+ * pixels a cell, the container scrolling.
+ */
 export function drawBoard(container: HTMLElement, rules: Ruleset, view: Immutable<GameView> | PublicView, layer: BoardLayer): void {
   const board = renderBoard(rules, view, { highlightCells: layer.cells.map((c) => ({ x: c.x, y: c.y })), palette: layer.palette, tileSize: layer.tileSize });
   if (!board.ok) {
     container.textContent = `The board cannot be drawn (${board.error.code}): ${board.error.message}`;
+    shown.delete(container);
     return;
   }
   const scrollLeft = container.scrollLeft;
   const scrollTop = container.scrollTop;
-  container.innerHTML = board.value;
-  const svg = container.querySelector('svg');
-  if (svg === null) return;
-  svg.setAttribute('role', 'img');
+  let svg = container.querySelector('svg');
+  if (svg === null || shown.get(container) !== board.value) {
+    // A new picture: parsing it is most of a redraw's time, so only when it changed.
+    container.innerHTML = board.value;
+    shown.set(container, board.value);
+    svg = container.querySelector('svg');
+    if (svg === null) return;
+    svg.setAttribute('role', 'img');
+  } else svg.querySelector(':scope > g.overlay')?.remove();
   const overlay = document.createElementNS(SVG, 'g');
   overlay.setAttribute('class', 'overlay');
   for (const c of layer.cells) {
@@ -167,8 +181,17 @@ export function drawBoard(container: HTMLElement, rules: Ruleset, view: Immutabl
   container.scrollTop = scrollTop;
 }
 
-/** Scrolls the board so that a cell (board units) is in view, if it is not. */
+/**
+ * Scrolls the board (the container only, never the page: the status line stays where it is) so
+ * that a cell (board units) is in view, if it is not.
+ */
 export function scrollToCell(container: HTMLElement, x: number, y: number): void {
   const el = container.querySelector(`[data-cell="${x},${y}"]`) ?? container.querySelector(`[data-target]`);
-  if (el !== null && 'scrollIntoView' in el) (el as Element).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  if (el === null) return;
+  const box = container.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.left < box.left) container.scrollLeft -= box.left - r.left + 8;
+  else if (r.right > box.right) container.scrollLeft += r.right - box.right + 8;
+  if (r.top < box.top) container.scrollTop -= box.top - r.top + 8;
+  else if (r.bottom > box.bottom) container.scrollTop += r.bottom - box.bottom + 8;
 }

@@ -6,11 +6,11 @@
  * a game replays the same. Undo takes back this page's own last move, with the policy
  * 'before-draw' (a move after which a tile was drawn or a token shown stays played).
  */
-import { applyMove, isLegal, legalMoves, newGame, observe, publicView, undo, type GameEvent, type GameState, type GameView, type Immutable, type Move, type PublicView, type Ruleset, type Transition } from 'meeplekit';
+import { applyMove, isLegal, legalMoves, newGame, observe, publicView, undo, type GameEvent, type GameState, type GameView, type Immutable, type Move, type PublicView, type Ruleset } from 'meeplekit';
 import { moveLabel } from './decisions.js';
 import { eventLines } from './events.js';
 import { rulesFor, type Checked, type GameConfig } from './rules.js';
-import { Listeners, type Session, type SessionState } from './session.js';
+import { Listeners, REVEALING_EVENTS, type Session, type SessionState } from './session.js';
 import { save, type KeyValueStore } from './storage.js';
 import type { BotWorker } from './worker-client.js';
 
@@ -63,12 +63,12 @@ class LocalSession implements Session {
   private closed = false;
   /** The events of the last move played here, or null when not known (a restored game, an undo). */
   private lastEvents: readonly GameEvent[] | null = null;
-  /** The undo that `undo()` would make now (checked after every change), or null when none is allowed. */
-  private undoable: Transition | null = null;
+  /** Whether `undo()` may take the last move back now (checked after every change). */
+  private undoable = false;
 
   /** Whether Undo can take the last move back now (see {@link Session.canUndo}). */
   get canUndo(): boolean {
-    return this.undoable !== null;
+    return this.undoable;
   }
 
   constructor(
@@ -144,16 +144,15 @@ class LocalSession implements Session {
   }
 
   /**
-   * The undo of the last move, if this page may make it: a human seat's move (a bot's stays
-   * played), before the game's end, within the policy 'before-draw'. A move after which a tile was
-   * drawn is refused without asking the engine (that replays the game); anything else is asked.
+   * Whether this page may take the last move back: a human seat's move (a bot's stays played),
+   * before the game's end, within the policy 'before-draw': read off the move's events when they
+   * are known (a tile drawn, a token shown), else asked of the engine (which replays the game).
    */
-  private undoNow(): Transition | null {
+  private undoNow(): boolean {
     const last = this.game.moves.at(-1);
-    if (last === undefined || this.deciding === null || this.config.seats[last.player] !== 'human') return null;
-    if (this.lastEvents !== null && this.lastEvents.some((e) => e.type === 'tile-drawn')) return null;
-    const back = undo(this.rules, this.game, 1, { policy: 'before-draw', events: true });
-    return back.ok ? back.value : null;
+    if (last === undefined || this.deciding === null || this.config.seats[last.player] !== 'human') return false;
+    if (this.lastEvents !== null) return !this.lastEvents.some((e) => REVEALING_EVENTS.has(e.type));
+    return undo(this.rules, this.game, 1, { policy: 'before-draw' }).ok;
   }
 
   private play(move: Move): boolean {
@@ -194,17 +193,16 @@ class LocalSession implements Session {
       this.listeners.emit();
       return;
     }
-    const back = this.undoable ?? undo(this.rules, this.game, 1, { policy: 'before-draw', events: true });
-    if ('ok' in back && !back.ok) {
+    const back = undo(this.rules, this.game, 1, { policy: 'before-draw', events: true });
+    if (!back.ok) {
       this.error = `Cannot undo (${back.error.code}): ${back.error.message}`;
       this.listeners.emit();
       return;
     }
-    const done = 'ok' in back ? back.value : back;
     this.error = '';
-    this.game = done.state;
+    this.game = back.value.state;
     this.lastEvents = null;
-    this.log.push(...eventLines(done.events));
+    this.log.push(...eventLines(back.value.events));
     this.refresh();
   }
 

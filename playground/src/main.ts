@@ -27,7 +27,9 @@
  *   deciding>"` (empty when none), `data-seq` (the view's seq: moves played) and, online,
  *   `data-version`; `#scores` (a row per player,
  *   `[data-player="<n>"]` with `data-score`), `#supply`, `#log` (one `li` per event line), `#error`
- *   (refusals and errors; empty when none). `input#colour-blind` switches the palette.
+ *   (refusals and errors; empty when none). `input#colour-blind` switches the palette;
+ *   `input#fit-board` (checked by default) scales the board to its panel, else it is shown at
+ *   its natural size in a scrolling panel.
  * - Local games are saved in localStorage after every move and restored on reload (parseState
  *   checks them; a saved game that does not check shows a message in `#error` and the setup form).
  *   `?botDelay=<ms>` sets the pause before a bot's move is played (default 300).
@@ -80,6 +82,12 @@ function palette(): Palette {
 
 function tileSize(): number {
   return window.innerWidth < 600 ? 48 : 64;
+}
+
+/** Fits the board to its panel (the default), or shows it at its natural size, scrolling. */
+function fitBoard(fit: boolean): void {
+  $<HTMLInputElement>('fit-board').checked = fit;
+  boardBox.classList.toggle('fit', fit);
 }
 
 function workerBots(): BotWorker {
@@ -294,7 +302,7 @@ function select(cell: CellPlacements, keepRotation = true): void {
   selection = { x: cell.x, y: cell.y, rotation: fittingRotation(cell, wanted) };
   rotation = selection.rotation;
   render();
-  scrollToCell(boardBox, cell.x, cell.y);
+  if (!boardBox.classList.contains('fit')) scrollToCell(boardBox, cell.x, cell.y);
 }
 
 function placeSelected(): void {
@@ -388,6 +396,16 @@ $('colour-blind').addEventListener('change', () => {
   }
   render();
 });
+$('fit-board').addEventListener('change', () => {
+  const fit = $<HTMLInputElement>('fit-board').checked;
+  try {
+    localStorage.setItem('meeplekit-playground-fit', fit ? 'fit' : 'natural');
+  } catch {
+    // Not kept: fine.
+  }
+  fitBoard(fit);
+  render();
+});
 $('new-game').addEventListener('click', () => {
   if (session?.mode === 'local') clear(localStorage);
   if (server !== null && params.has('game')) {
@@ -435,8 +453,10 @@ window.addEventListener('resize', () => render());
 // Start: an online game named in the URL, a saved local game, or the setup form.
 try {
   $<HTMLInputElement>('colour-blind').checked = localStorage.getItem('meeplekit-playground-palette') === 'colour-blind';
+  fitBoard(localStorage.getItem('meeplekit-playground-fit') !== 'natural');
 } catch {
-  // No storage: the default palette.
+  // No storage: the default palette, the board fitted.
+  fitBoard(true);
 }
 syncSeats(form);
 const joinGame = params.get('game');

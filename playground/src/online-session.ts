@@ -10,7 +10,7 @@
 import { applyViewDelta, type GameEvent, type Move, type PublicView, type Ruleset } from 'meeplekit';
 import { eventLines } from './events.js';
 import { rulesFromId, type GameConfig, type SeatKind } from './rules.js';
-import { Listeners, type Session, type SessionState } from './session.js';
+import { Listeners, REVEALING_EVENTS, type Session, type SessionState } from './session.js';
 
 /** An invitation to a seat of a game this page created: the link that joins it. */
 export interface Invite {
@@ -48,9 +48,6 @@ export function onlineSession(options: OnlineOptions): OnlineSession {
 }
 
 type Message = Record<string, unknown>;
-
-/** Events after which a move cannot be taken back under the policy 'before-draw': a tile drawn, a face-down token shown. */
-const REVEALING_EVENTS: ReadonlySet<string> = new Set(['tile-drawn', 'tile-discarded', 'castle/token-taken', 'castle/wall-cleared']);
 
 class Online implements OnlineSession {
   readonly mode = 'online';

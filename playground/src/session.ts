@@ -74,3 +74,9 @@ export class Listeners {
     for (const l of [...this.all]) l();
   }
 }
+
+/**
+ * Events after which a move cannot be taken back under the undo policy 'before-draw': a tile
+ * drawn (or drawn and discarded), a face-down wall token of The Castle taken or cleared.
+ */
+export const REVEALING_EVENTS: ReadonlySet<string> = new Set(['tile-drawn', 'tile-discarded', 'castle/token-taken', 'castle/wall-cleared']);

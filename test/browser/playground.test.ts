@@ -28,7 +28,20 @@ import { buildPlayground } from '../../scripts/build-playground.js';
 
 declare function requestAnimationFrame(callback: (now: number) => void): number;
 declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; clear(): void };
-declare const document: { querySelector(selector: string): { getAttribute(name: string): string | null; readonly textContent: string | null } | null };
+interface PageElement {
+  getAttribute(name: string): string | null;
+  readonly textContent: string | null;
+  getBoundingClientRect(): { left: number; top: number; width: number; height: number };
+  closest(selector: string): PageElement | null;
+}
+declare const document: {
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement> & ArrayLike<PageElement>;
+  elementFromPoint(x: number, y: number): PageElement | null;
+};
+declare const innerWidth: number;
+declare const innerHeight: number;
+
 
 /** The localStorage key of the saved game (playground/src/storage.ts). */
 const STORAGE_KEY = 'meeplekit-playground';
@@ -126,6 +139,50 @@ describe.skipIf(!enabled)('the playground in Chromium', () => {
     );
   }
 
+  /** What one look at the page tells the player: the status, the error, and where each clickable is. */
+  interface Look {
+    readonly state: string;
+    readonly seq: string;
+    readonly error: string;
+    /** Legal cells and decision buttons, each with the viewport point of its centre, or null when something else is there or it is off-screen. */
+    readonly cells: readonly { readonly key: string; readonly at: { x: number; y: number } | null }[];
+    readonly buttons: readonly { readonly at: { x: number; y: number } | null }[];
+    /** The decisions with a mark on the board, by index. */
+    readonly targets: readonly { readonly index: number; readonly at: { x: number; y: number } | null }[];
+  }
+
+  /** Reads the page in one round trip (playwright's one-query-at-a-time took most of a game's time). */
+  async function look(): Promise<Look> {
+    return page.evaluate(() => {
+      // Where a real click at an element's centre lands: the element itself, or null.
+      const centre = (el: PageElement, selector: string): { x: number; y: number } | null => {
+        const r = el.getBoundingClientRect();
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+        return document.elementFromPoint(x, y)?.closest(selector) === el ? { x, y } : null;
+      };
+      const status = document.querySelector('#status')!;
+      return {
+        state: status.getAttribute('data-state') ?? '',
+        seq: status.getAttribute('data-seq') ?? '',
+        error: document.querySelector('#error')?.textContent ?? '',
+        cells: Array.from(document.querySelectorAll('#board [data-cell]'), (el) => ({ key: el.getAttribute('data-cell') ?? '', at: centre(el, '[data-cell]') })),
+        buttons: Array.from(document.querySelectorAll('#choices button[data-move]'), (el) => ({ at: centre(el, 'button') })),
+        targets: Array.from(document.querySelectorAll('#board [data-target]'), (el) => ({ index: Number(el.getAttribute('data-target')), at: centre(el, '[data-target]') })),
+      };
+    });
+  }
+
+  /**
+   * A real mouse click (the browser's own hit testing and events) at a point `look` found clear,
+   * or playwright's click on the element (which scrolls it into view first) when it was not.
+   */
+  async function clickAt(at: { x: number; y: number } | null, selector: string): Promise<void> {
+    if (at !== null) await page.mouse.click(at.x, at.y);
+    else await page.locator(selector).first().click();
+  }
+
   /**
    * Plays the human's decisions by clicks until the game ends (or `until` moves have been
    * played): a legal cell clicked twice (select, place), a decision by its board target or its
@@ -134,29 +191,28 @@ describe.skipIf(!enabled)('the playground in Chromium', () => {
   async function playByClicks(until = Infinity): Promise<number> {
     let decisions = 0;
     for (;;) {
-      const { state, seq } = await status();
-      if (state === 'over' || Number(seq) >= until) return decisions;
-      expect(await page.textContent('#error')).toBe('');
-      if (state !== 'human') {
-        await nextPosition(seq);
+      const now = await look();
+      if (now.state === 'over' || Number(now.seq) >= until) return decisions;
+      expect(now.error).toBe('');
+      if (now.state !== 'human') {
+        await nextPosition(now.seq);
         continue;
       }
       decisions++;
-      const cells = await page.$$('#board [data-cell]');
-      if (cells.length > 0) {
-        const cell = page.locator('#board [data-cell]').nth(decisions % cells.length);
-        const key = await cell.getAttribute('data-cell');
-        await cell.click();
-        await page.locator(`#board [data-cell="${key}"]`).click();
+      if (now.cells.length > 0) {
+        const cell = now.cells[decisions % now.cells.length]!;
+        const selector = `#board [data-cell="${cell.key}"]`;
+        await clickAt(cell.at, selector);
+        await page.waitForSelector(`${selector}.selected`);
+        await clickAt(cell.at, selector);
       } else {
-        const buttons = await page.$$('#choices button[data-move]');
-        expect(buttons.length).toBeGreaterThan(0);
-        const i = decisions % buttons.length;
-        const target = page.locator(`#board [data-target="${i}"]`);
-        if (decisions % 2 === 0 && (await target.count()) > 0) await target.first().click();
-        else await page.locator(`#choices button[data-move="${i}"]`).click();
+        expect(now.buttons.length).toBeGreaterThan(0);
+        const i = decisions % now.buttons.length;
+        const target = now.targets.find((t) => t.index === i);
+        if (decisions % 2 === 0 && target !== undefined) await clickAt(target.at, `#board [data-target="${i}"]`);
+        else await clickAt(now.buttons[i]!.at, `#choices button[data-move="${i}"]`);
       }
-      await nextPosition(seq);
+      await nextPosition(now.seq);
     }
   }
 
@@ -179,13 +235,40 @@ describe.skipIf(!enabled)('the playground in Chromium', () => {
     expect(shown).toEqual([...state.scores]);
   }
 
-  test('a whole game by clicks against a level-1 bot, classic with all six expansions', async () => {
+  /** The board's picture lies within its panel (nothing cut off, no scrolling), and the status line is in the window. */
+  async function expectBoardFits(width: number): Promise<void> {
+    const boxes = await page.evaluate(() => {
+      const rect = (selector: string): { left: number; top: number; right: number; bottom: number } => {
+        const r = document.querySelector(selector)!.getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.left + r.width, bottom: r.top + r.height };
+      };
+      const board = document.querySelector('#board') as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+      return { board: rect('#board'), svg: rect('#board svg'), status: rect('#status'), overflowX: board.scrollWidth - board.clientWidth, overflowY: board.scrollHeight - board.clientHeight, innerHeight };
+    });
+    const where = `${width}px wide: ${JSON.stringify(boxes)}`;
+    expect(boxes.overflowX, where).toBeLessThanOrEqual(1);
+    expect(boxes.overflowY, where).toBeLessThanOrEqual(1);
+    expect(boxes.svg.left, where).toBeGreaterThanOrEqual(boxes.board.left - 1);
+    expect(boxes.svg.right, where).toBeLessThanOrEqual(boxes.board.right + 1);
+    expect(boxes.svg.bottom, where).toBeLessThanOrEqual(boxes.board.bottom + 1);
+    // Scaled to the panel: as wide as it is, or as tall as it may be.
+    expect(Math.max(boxes.svg.right - boxes.svg.left - (boxes.board.right - boxes.board.left - 2), boxes.svg.bottom - boxes.svg.top - (boxes.board.bottom - boxes.board.top - 2)), where).toBeGreaterThan(-2);
+    expect(boxes.status.top, where).toBeGreaterThanOrEqual(0);
+    expect(boxes.status.bottom, where).toBeLessThanOrEqual(boxes.innerHeight);
+  }
+
+  test('a whole game by clicks against a level-1 bot, classic with all six expansions; the board fits its panel, on a phone too', async () => {
     await fresh();
     await startGame({ game: 'classic', expansions: ALL, seats: ['human', 'bot:1'], seed: 'playground-all' });
     const decisions = await playByClicks();
     expect(decisions).toBeGreaterThan(40);
     await page.waitForSelector('#status[data-state="over"]');
     await expectFinalScores();
+    // The whole board (about 140 tiles) in its panel, here and on a phone, with the status line in sight.
+    await expectBoardFits(1200);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectBoardFits(390);
+    await page.setViewportSize({ width: 1200, height: 800 });
     expect(problems).toEqual([]);
   });
 
