@@ -150,8 +150,11 @@ export function writeObservationTensor(rules: Ruleset, state: Immutable<GameStat
   if (out.length < L.size) throw new RangeError(`writeObservationTensor: needs ${L.size} entries, got ${out.length}`);
   const planes = L.C * L.HW;
   out.fill(0, 0, planes);
-  FLOAT_SINK.out = out;
-  const w = planeEntries(rules, state, player, L, FLOAT_SINK);
+  const t = TARGET;
+  t.compact = false;
+  t.out = out;
+  t.HW = L.HW;
+  const w = planeEntries(rules, state, player, L, t);
   writeVector(rules, state, player, L, w, out, planes);
   return out;
 }
@@ -218,14 +221,16 @@ export function writeCompactObservation(
   const { bits, counts } = out;
   bits.fill(0, bitsAt, bitsAt + c.bitBytes);
   counts.fill(0, countsAt, countsAt + c.countBytes);
-  const sink = COMPACT_SINK;
-  sink.bits = bits;
-  sink.counts = counts;
-  sink.bitsAt = bitsAt;
-  sink.countsAt = countsAt;
-  sink.HW = L.HW;
-  sink.slot = L.slot;
-  const w = planeEntries(rules, state, player, L, sink, legal);
+  const t = TARGET;
+  t.compact = true;
+  t.bits = bits;
+  t.counts = counts;
+  t.bitsAt = bitsAt;
+  t.countsAt = countsAt;
+  t.bitAt = L.bitAt;
+  t.countAt = L.countAt;
+  t.HW = L.HW;
+  const w = planeEntries(rules, state, player, L, t, legal);
   writeVector(rules, state, player, L, w, out.vector, vectorAt);
 }
 
@@ -250,6 +255,14 @@ export interface ObservationLayout {
   readonly hides: boolean;
   /** Per channel: its index among the binary channels, or `-1 - i` for the i-th counting channel. */
   readonly slot: Int32Array;
+  /** Per channel: where a binary channel starts in a compact row's bit stream (`slot * HW`), -1 for a counting one. */
+  readonly bitAt: Int32Array;
+  /** Per channel: where a counting channel starts in a compact row's bytes (`i * HW`), -1 for a binary one. */
+  readonly countAt: Int32Array;
+  /** Per feature kind: 1 when the kind is never complete (fields: no complete mark, open ports written as 0). */
+  readonly never: Uint8Array;
+  /** Per tile kind: its pennants, summed over its features. */
+  readonly pennants: Int32Array;
   readonly compact: CompactObservationSpec;
 }
 
@@ -287,6 +300,14 @@ function observationLayout(rules: Ruleset, players: number): ObservationLayout {
     else slot[c] = bitChannels.push(c) - 1;
   }
   const HW = H * W;
+  const bitAt = new Int32Array(C);
+  const countAt = new Int32Array(C);
+  for (let c = 0; c < C; c++) {
+    bitAt[c] = slot[c]! >= 0 ? slot[c]! * HW : -1;
+    countAt[c] = slot[c]! < 0 ? (-1 - slot[c]!) * HW : -1;
+  }
+  const never = Uint8Array.from(rules.kinds, (k) => (k.completion === 'never' ? 1 : 0));
+  const pennants = Int32Array.from(rules.tiles, (t) => t.pennants.reduce((a, b) => a + b, 0));
   const layout: ObservationLayout = {
     P,
     K,
@@ -301,6 +322,10 @@ function observationLayout(rules: Ruleset, players: number): ObservationLayout {
     shares,
     hides: rules.expansions.some((e) => e.observe !== undefined),
     slot,
+    bitAt,
+    countAt,
+    never,
+    pennants,
     compact: {
       version: COMPACT_OBSERVATION_VERSION,
       bitChannels,
@@ -314,59 +339,63 @@ function observationLayout(rules: Ruleset, players: number): ObservationLayout {
   return layout;
 }
 
-/** Where the planes' entries go, at positions `channel * H * W + cell` of the float32 planes. */
-interface PlaneSink {
-  /** Sets an entry (written at most once per observation, or again with the same value). */
-  put(at: number, v: number): void;
-  /** Adds to an entry (followers: a tile may hold several). */
-  add(at: number, v: number): void;
+/**
+ * Where the planes' entries go: the float32 planes (entry `channel * H * W + cell`), or a row of
+ * compact observations (binary channels as bits, counting channels as bytes, saturating). One
+ * pass ({@link planeEntries}) writes either; each entry's place is found from per-channel offsets
+ * of the layout, with no division and no call through an interface.
+ */
+interface PlaneTarget {
+  /** Whether the target is a compact row (else the float32 planes). */
+  compact: boolean;
+  /** The float32 planes. */
+  out: Float32Array;
+  /** The compact row's bit-packed binary channels, from `bitsAt`. */
+  bits: Uint8Array;
+  /** The compact row's counting channels, from `countsAt`. */
+  counts: Uint8Array;
+  bitsAt: number;
+  countsAt: number;
+  /** The layout's {@link ObservationLayout.bitAt} and {@link ObservationLayout.countAt}. */
+  bitAt: Int32Array;
+  countAt: Int32Array;
+  HW: number;
 }
 
-/** The float32 tensor's planes. */
-class FloatSink implements PlaneSink {
-  out: Float32Array = new Float32Array(0);
-  put(at: number, v: number): void {
-    this.out[at] = v;
-  }
-  add(at: number, v: number): void {
-    this.out[at]! += v;
-  }
+const TARGET: PlaneTarget = {
+  compact: false,
+  out: new Float32Array(0),
+  bits: new Uint8Array(0),
+  counts: new Uint8Array(0),
+  bitsAt: 0,
+  countsAt: 0,
+  bitAt: new Int32Array(0),
+  countAt: new Int32Array(0),
+  HW: 1,
+};
+
+/** Sets binary channel `channel`'s entry at `cell` to 1. */
+function mark(t: PlaneTarget, channel: number, cell: number): void {
+  if (t.compact) {
+    const bit = t.bitAt[channel]! + cell;
+    t.bits[t.bitsAt + (bit >> 3)]! |= 1 << (bit & 7);
+  } else t.out[channel * t.HW + cell] = 1;
 }
 
-/** A row of compact observations: binary channels as bits, counting channels as bytes (saturating). */
-class CompactSink implements PlaneSink {
-  bits: Uint8Array = new Uint8Array(0);
-  counts: Uint8Array = new Uint8Array(0);
-  bitsAt = 0;
-  countsAt = 0;
-  HW = 1;
-  slot: Int32Array = new Int32Array(0);
-  put(at: number, v: number): void {
-    const HW = this.HW;
-    const channel = (at / HW) | 0;
-    const s = this.slot[channel]!;
-    if (s >= 0) {
-      // A binary channel: the entry is 1 (or 0, which sets nothing).
-      if (v === 0) return;
-      const bit = s * HW + (at - channel * HW);
-      this.bits[this.bitsAt + (bit >> 3)]! |= 1 << (bit & 7);
-    } else this.counts[this.countsAt + (-1 - s) * HW + (at - channel * HW)] = v > 255 ? 255 : v;
-  }
-  add(at: number, v: number): void {
-    const HW = this.HW;
-    const channel = (at / HW) | 0;
-    const s = this.slot[channel]!;
-    if (s >= 0) this.put(at, v);
-    else {
-      const cell = this.countsAt + (-1 - s) * HW + (at - channel * HW);
-      const total = this.counts[cell]! + v;
-      this.counts[cell] = total > 255 ? 255 : total;
-    }
-  }
+/** Sets counting channel `channel`'s entry at `cell` to `v` (written at most once per observation). */
+function setCount(t: PlaneTarget, channel: number, cell: number, v: number): void {
+  if (t.compact) t.counts[t.countsAt + t.countAt[channel]! + cell] = v > 255 ? 255 : v;
+  else t.out[channel * t.HW + cell] = v;
 }
 
-const FLOAT_SINK = new FloatSink();
-const COMPACT_SINK = new CompactSink();
+/** Adds 1 to counting channel `channel`'s entry at `cell` (followers: a tile may hold several). */
+function addOne(t: PlaneTarget, channel: number, cell: number): void {
+  if (t.compact) {
+    const at = t.countsAt + t.countAt[channel]! + cell;
+    const total = t.counts[at]! + 1;
+    t.counts[at] = total > 255 ? 255 : total;
+  } else t.out[channel * t.HW + cell]! += 1;
+}
 
 /** What the vector needs of the planes' pass: the window's corner and whether tiles lie outside it. @internal */
 export interface PlaneWrite {
@@ -408,23 +437,25 @@ let PLACEMENTS = new Int32Array(1024);
 
 /**
  * Writes the non-zero entries of the planes of `player`'s observation (and 0 for a pennant or
- * open-port count that is 0) through `sink`: each tile's channels, the places where the tile to
- * place may go, then the followers (added: a tile may hold several); returns the window.
+ * open-port count that is 0) into `t`: each tile's channels, the places where the tile to place
+ * may go, then the followers (added: a tile may hold several); returns the window.
  */
 function planeEntries(
   rules: Ruleset,
   state: Immutable<GameState> | Immutable<GameView>,
   player: number,
   L: ObservationLayout,
-  sink: PlaneSink,
+  t: PlaneTarget,
   legal?: ArrayLike<number>,
 ): PlaneWrite {
-  const { P, K, H, W, HW } = L;
+  const { P, K, H, W, never, pennants } = L;
   const tiles = state.tiles;
   windowCorner(state, L, WRITE);
   const x0 = WRITE.x0;
   const y0 = WRITE.y0;
   const g = state.features;
+  const parent = g.parent;
+  const openOf = g.open;
   const cSide = 3;
   const cHas = cSide + 4 * K;
   const cComplete = cHas + K;
@@ -432,9 +463,10 @@ function planeEntries(
   const cFollowers = cOpen + 4;
   const cPlace = cFollowers + P;
   const step = state.step;
+  const last = tiles.length - 1;
   let clipped = 0;
-  for (let t = 0; t < tiles.length; t++) {
-    const placed = tiles[t]!;
+  for (let i = 0; i <= last; i++) {
+    const placed = tiles[i]!;
     const dx = placed.x - x0;
     const dy = placed.y - y0;
     if (dx < 0 || dy < 0 || dx >= W || dy >= H) {
@@ -443,27 +475,25 @@ function planeEntries(
     }
     const cell = dy * W + dx;
     const tile = rules.tiles[placed.kind]!;
-    sink.put(cell, 1);
-    if (t === tiles.length - 1) {
-      sink.put(HW + cell, 1);
-    }
-    let pennants = 0;
-    for (let f = 0; f < tile.kinds.length; f++) {
-      pennants += tile.pennants[f]!;
-      sink.put((cHas + tile.kinds[f]!) * HW + cell, 1);
-    }
-    sink.put(2 * HW + cell, pennants);
+    mark(t, 0, cell);
+    if (i === last) mark(t, 1, cell);
+    const kinds = tile.kinds;
+    for (let f = 0; f < kinds.length; f++) mark(t, cHas + kinds[f]!, cell);
+    setCount(t, 2, cell, pennants[placed.kind]!);
+    const ports = tile.portFeature;
+    const r12 = placed.rotation * 12;
     for (let side = 0; side < 4; side++) {
-      const local = tile.portFeature[placed.rotation * 12 + side * 3 + 1]!;
+      const local = ports[r12 + side * 3 + 1]!;
       if (local < 0) continue;
-      const kind = tile.kinds[local]!;
-      sink.put((cSide + side * K + kind) * HW + cell, 1);
-      const never = rules.kinds[kind]!.completion === 'never';
-      const open = g.open[findRoot(g.parent, placed.node + local)]!;
-      if (open === 0 && !never) {
-        sink.put((cComplete + side) * HW + cell, 1);
+      const kind = kinds[local]!;
+      mark(t, cSide + side * K + kind, cell);
+      if (never[kind] === 1) {
+        setCount(t, cOpen + side, cell, 0);
+        continue;
       }
-      sink.put((cOpen + side) * HW + cell, never ? 0 : open);
+      const open = openOf[findRoot(parent, placed.node + local)]!;
+      if (open === 0) mark(t, cComplete + side, cell);
+      setCount(t, cOpen + side, cell, open);
     }
   }
   if (step.kind === 'place-tile' && legal !== undefined) {
@@ -478,7 +508,7 @@ function planeEntries(
       const dx = c - row * aw.width + aw.x - x0;
       const dy = row + aw.y - y0;
       if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
-      sink.put((cPlace + (id & 3)) * HW + dy * W + dx, 1);
+      mark(t, cPlace + (id & 3), dy * W + dx);
     }
   } else if (step.kind === 'place-tile') {
     if (PLACEMENTS.length < 4 * state.frontier.length) PLACEMENTS = new Int32Array(8 * state.frontier.length);
@@ -490,15 +520,17 @@ function planeEntries(
       const dx = keyX(key) - x0;
       const dy = keyY(key) - y0;
       if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
-      sink.put((cPlace + (p & 3)) * HW + dy * W + dx, 1);
+      mark(t, cPlace + (p & 3), dy * W + dx);
     }
   }
-  for (const f of state.followers) {
+  const fs = state.followers;
+  for (let i = 0; i < fs.length; i++) {
+    const f = fs[i]!;
     const placed = tiles[f.tile]!;
     const dx = placed.x - x0;
     const dy = placed.y - y0;
     if (dx < 0 || dy < 0 || dx >= W || dy >= H) continue;
-    sink.add((cFollowers + ((f.player - player + P) % P)) * HW + dy * W + dx, 1);
+    addOne(t, cFollowers + ((f.player - player + P) % P), dy * W + dx);
   }
   WRITE.x0 = x0;
   WRITE.y0 = y0;
