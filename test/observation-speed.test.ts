@@ -6,7 +6,9 @@
  * state and on the observer's own view, over classic at 2 to 5 players, The Castle and several
  * expansion combinations up to all six. Some games spread on purpose (each tile placed as far
  * from the start as it may go), so that the window is clipped; the test checks it was.
- * Playthroughs come from a seed (style.md point 12), never `Math.random`.
+ * Playthroughs come from a seed (style.md point 12), never `Math.random`: one game per
+ * configuration and run, both tiers (about 10 to 15 s in all on the loaded 2-core machine), its seed
+ * new at each run (fast-check's, printed on a failure) so that runs add up to wide coverage.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -33,7 +35,6 @@ import { tower } from '../src/expansions/tower/index.js';
 import * as oracle from './fixtures/observation-oracle.js';
 import * as entityOracle from './fixtures/entities-oracle.js';
 import { must } from './helpers.js';
-import { byDepth } from './depth.js';
 
 const RULESETS: [string, Ruleset, number[]][] = [
   ['classic', must(createRuleset({ game: 'classic' })), [2, 3, 4, 5]],
@@ -154,7 +155,7 @@ describe('observation writers (issue 29): the same bytes as before they were mad
           fc.property(fc.integer({ min: 0, max: 1e6 }), (seed) => {
             playAndCompare(rules, players, seed, false);
           }),
-          { numRuns: byDepth(3, 1) },
+          { numRuns: 1 },
         );
       });
     }
@@ -164,9 +165,7 @@ describe('observation writers (issue 29): the same bytes as before they were mad
     ['classic', 2, RULESETS[0]![1]],
     ['all six', 3, RULESETS[6]![1]],
   ] as const)('%s, %i players, a spreading game: the clipped window too', (_name, players, rules) => {
-    let clipped = 0;
-    for (let seed = 0; seed < byDepth(3, 1); seed++) clipped = Math.max(clipped, playAndCompare(rules, players, seed, true));
-    // The comparison covered clipped windows: the spreading games went past the window.
-    expect(clipped).toBe(1);
+    // The comparison covered clipped windows: the spreading game went past the window.
+    expect(playAndCompare(rules, players, 0, true)).toBe(1);
   });
 });
