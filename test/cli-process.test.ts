@@ -100,21 +100,23 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 describe('meeplekit simulate: the progress bar only on a terminal', () => {
   test.skipIf(!hasScript)('on a terminal: drawn at once with eta ?, redrawn on a timer while games are played, then the closing line', () => {
     const out = join(dir, 'tty.jsonl');
-    // 40 greedy games: long enough (a second or more) for several of the bar's 250 ms redraws even on
-    // a quick machine; a slow one only draws more frames.
-    const command = shell([...CLI, 'simulate', '--games', '40', '--bots', 'greedy', '--seed', 'tty', '--workers', '1', '--out', out]);
+    // Two games of level-3 searches (600 a decision, over 40,000 searches a game: several seconds
+    // here, and still a second at ten times this machine's speed), so that the bar's 250 ms timer
+    // redraws while no game ends. (40 greedy games, as before, ended one every few milliseconds on a
+    // quiet machine: every timer frame showed a new count, and the check below failed.)
+    const command = shell([...CLI, 'simulate', '--games', '2', '--bots', 'search:3', '--seed', 'tty', '--workers', '1', '--out', out]);
     // util-linux script: the command on a pseudo-terminal, its output on our stdout.
     const r = spawnSync('script', ['-qefc', command, '/dev/null'], { encoding: 'utf8', timeout: 600_000 });
     expect(r.status).toBe(0);
     const frames = r.stdout.split('\r').filter((f) => f.startsWith('simulate ['));
-    expect(frames[0]).toMatch(/^simulate \[\.{30}\] 0\/40 games 0:00 eta \?\x1b\[K$/);
+    expect(frames[0]).toMatch(/^simulate \[\.{30}\] 0\/2 games 0:00 eta \?\x1b\[K$/);
     // More frames than states of the count: the bar moves on a timer, not only when a game ends.
-    const counts = new Set(frames.map((f) => /(\d+)\/40 games/.exec(f)![1]));
+    const counts = new Set(frames.map((f) => /(\d+)\/2 games/.exec(f)![1]));
     expect(frames.length).toBeGreaterThan(counts.size + 1);
-    expect(frames.some((f) => /\d+\/40 games \d+:\d\d [\d.]+ games\/s eta \d+:\d\d/.test(f))).toBe(true);
-    expect(frames[frames.length - 1]).toMatch(/^simulate \[#{30}\] 40\/40 games \d+:\d\d [\d.]+ games\/s eta 0:00\x1b\[K/);
-    expect(r.stdout).toMatch(/meeplekit simulate: 40 games in [\d.]+ s \([\d.]+ games\/s\) to \S+tty\.jsonl\r?\n$/);
-    expect(lineCount(out)).toBe(42);
+    expect(frames.some((f) => /1\/2 games \d+:\d\d [\d.]+ games\/s eta \d+:\d\d/.test(f))).toBe(true);
+    expect(frames[frames.length - 1]).toMatch(/^simulate \[#{30}\] 2\/2 games \d+:\d\d [\d.]+ games\/s eta 0:00\x1b\[K/);
+    expect(r.stdout).toMatch(/meeplekit simulate: 2 games in [\d.]+ s \([\d.]+ games\/s\) to \S+tty\.jsonl\r?\n$/);
+    expect(lineCount(out)).toBe(4);
   });
 
   test('not a terminal: no bar, no control characters, only the closing line; --quiet: nothing', () => {
