@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/sequencer.js';
 
 // Two tiers (test/depth.ts, CONTRIBUTING.md): `npm test` (vitest run) is the fast tier,
 // `npm run test:full` (vitest run --mode full) the full depth, which sets MEEPLEKIT_TEST_DEPTH for
@@ -23,5 +24,7 @@ export default defineConfig(({ mode }) => ({
     // keeps no module-level state, and the one test that spies on a global restores it after each
     // test): a second of start-up saved per file. The full tier isolates every file.
     isolate: mode === 'full',
+    // The longest files start first (test/sequencer.ts), so that the two workers finish together.
+    sequence: { sequencer: LongestFirst },
   },
 }));
