@@ -37,7 +37,7 @@ describe('meeplekit serve, the process', () => {
     const child = start();
     const done = exited(child);
     const next = lines(child.stdout);
-    expect(JSON.parse(await next())).toEqual({ hello: 'meeplekit', protocol: 1, version: pkg.version, capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds'] });
+    expect(JSON.parse(await next())).toEqual({ hello: 'meeplekit', protocol: 1, version: pkg.version, capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds', 'shm'] });
     child.stdin.write('{"id":1,"op":"info"}\n{"id":2,"op":"make_game","game":"classic","expansions":["river"],"options":{"river":{"set":"both"}},"players":3}\n');
     const info = JSON.parse(await next()) as Record<string, unknown>;
     expect(info).toMatchObject({ id: 1, ok: true, protocol: 1, version: pkg.version, games: ['classic', 'castle'], expansions: EXPANSIONS });

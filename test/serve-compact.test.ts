@@ -149,8 +149,8 @@ describe('serve: binary frames', () => {
   test('after hello with binary, every array of a response is a frame after its line, the same bytes as the base64 of a session without', () => {
     const framed = new Client();
     const plain = new Client();
-    expect(framed.hello['capabilities']).toEqual(['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds']);
-    expect(framed.ok({ op: 'hello', binary: true })).toMatchObject({ protocol: 1, binary: true, capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds'] });
+    expect(framed.hello['capabilities']).toEqual(['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds', 'shm']);
+    expect(framed.ok({ op: 'hello', binary: true })).toMatchObject({ protocol: 1, binary: true, capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds', 'shm'] });
     expect(framed.session.frames!()).toEqual([]);
     const requests: Record<string, unknown>[] = [
       { op: 'make_game', game: 'classic', players: 2 },

@@ -64,12 +64,12 @@ describe('serve: binary arrays', () => {
 
 describe('serve: hello, info, make_game', () => {
   test('the hello line names the protocol and the version', () => {
-    expect(new Client().hello).toEqual({ hello: 'meeplekit', protocol: 1, version: 'test', capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds'] });
+    expect(new Client().hello).toEqual({ hello: 'meeplekit', protocol: 1, version: 'test', capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds', 'shm'] });
   });
 
   test('info lists the games, the expansions, every op and the limits', () => {
     const r = new Client().ok({ op: 'info', protocol: 1 });
-    expect(r).toMatchObject({ protocol: 1, version: 'test', capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds'], games: ['classic', 'castle'], limits: LIMITS });
+    expect(r).toMatchObject({ protocol: 1, version: 'test', capabilities: ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds', 'shm'], games: ['classic', 'castle'], limits: LIMITS });
     expect(r['expansions']).toEqual(Object.keys(TEST_CONFIG.expansions));
     expect(r['ops']).toEqual(
       [

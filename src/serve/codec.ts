@@ -78,15 +78,52 @@ export class BinaryArray {
  * With `frames` (a connection that asked for binary frames: docs/protocol.md, "Binary frames"),
  * each binary array is written as `{"dtype","shape","frame":k}` instead, its little-endian bytes
  * pushed onto `frames` as frame k, and the response ends with `"frames":[<byte length of each>]`.
+ *
+ * With `shm` (a connection with a shared-memory segment: docs/protocol.md, "Shared memory"), each
+ * binary array is written as `{"dtype","shape","shm":<offset>}` (the offsets of `shm`, in order;
+ * the caller writes the bytes there) and the response ends with `"shm_seq":<seq>`.
  */
-export function stringifyResponse(value: Readonly<Record<string, unknown>>, frames?: Uint8Array[]): string {
-  const body = stringifyObject(value, frames);
+export function stringifyResponse(value: Readonly<Record<string, unknown>>, frames?: Uint8Array[], shm?: ShmPlacement): string {
+  if (shm !== undefined) {
+    const body = stringifyObject(value, undefined, { offsets: shm.offsets, next: 0 });
+    return `${body.slice(0, -1)},"shm_seq":${shm.seq}}`;
+  }
+  const body = stringifyObject(value, frames, undefined);
   if (frames === undefined || frames.length === 0) return body;
   return `${body.slice(0, -1)},"frames":[${frames.map((f) => f.byteLength).join(',')}]}`;
 }
 
+/**
+ * Where the arrays of a response written into a shared-memory segment are (docs/protocol.md,
+ * "Shared memory"): the response's sequence number, and each array's offset in the segment, in the
+ * order of {@link responseArrays}.
+ */
+export interface ShmPlacement {
+  /** The response's sequence number (its `"shm_seq"`). */
+  readonly seq: number;
+  /** The offset of each array, in the order {@link responseArrays} lists them. */
+  readonly offsets: readonly number[];
+}
+
+/**
+ * The little-endian bytes of every {@link BinaryArray} of a response, in the order
+ * {@link stringifyResponse} writes them (views where the machine is little-endian).
+ */
+export function responseArrays(value: Readonly<Record<string, unknown>>, out: Uint8Array[] = []): Uint8Array[] {
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v instanceof BinaryArray) out.push(littleEndianBytes(v.data));
+    else if (isPlainObject(v)) responseArrays(v, out);
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
 /** {@link stringifyResponse} of one object (nested objects included). */
-function stringifyObject(value: Readonly<Record<string, unknown>>, frames: Uint8Array[] | undefined): string {
+function stringifyObject(value: Readonly<Record<string, unknown>>, frames: Uint8Array[] | undefined, shm: { offsets: readonly number[]; next: number } | undefined): string {
   let out = '{';
   let first = true;
   for (const key of Object.keys(value)) {
@@ -95,12 +132,16 @@ function stringifyObject(value: Readonly<Record<string, unknown>>, frames: Uint8
     out += `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
     if (v instanceof BinaryArray) {
-      if (frames !== undefined) {
+      if (shm !== undefined) {
+        const at = shm.offsets[shm.next++];
+        if (at === undefined) throw new Error('stringifyResponse: more arrays than shared-memory offsets');
+        out += `{"dtype":"${v.dtype}","shape":${JSON.stringify(v.shape)},"shm":${at}}`;
+      } else if (frames !== undefined) {
         out += `{"dtype":"${v.dtype}","shape":${JSON.stringify(v.shape)},"frame":${frames.length}}`;
         frames.push(littleEndianBytes(v.data));
       } else out += `{"dtype":"${v.dtype}","shape":${JSON.stringify(v.shape)},"b64":"${littleEndianBytes(v.data).toString('base64')}"}`;
-    } else if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype) {
-      out += stringifyObject(v as Record<string, unknown>, frames);
+    } else if (isPlainObject(v)) {
+      out += stringifyObject(v, frames, shm);
     } else out += JSON.stringify(v);
   }
   return `${out}}`;

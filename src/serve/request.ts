@@ -11,9 +11,10 @@ export const PROTOCOL_VERSION = 1;
  * What this server offers beyond the first version of protocol 1, in the hello line and `info`:
  * `binary-frames` (the `hello` op's `binary`: arrays as raw bytes after the response line),
  * `compact-observations` (`vec_make`'s `observations: "compact"`), `packed-masks` (`masks: "packed"`),
- * `vec-seeds` (`vec_make`'s `seeds`: a seed per environment).
+ * `vec-seeds` (`vec_make`'s `seeds`: a seed per environment), `shm` (the `hello` op's `shm`: the
+ * vector batches' arrays written into a shared-memory segment the client created).
  */
-export const SERVE_CAPABILITIES: readonly string[] = ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds'];
+export const SERVE_CAPABILITIES: readonly string[] = ['binary-frames', 'compact-observations', 'packed-masks', 'vec-seeds', 'shm'];
 
 /**
  * Error codes of the protocol itself (the library's own codes, `options/players`,
@@ -66,7 +67,8 @@ const MiB = 1024 * 1024;
  * The default limits of a server (docs/protocol.md, "Limits"). Over `lineBytes`, `numEnvs`,
  * `handles`, `batchBytes` or `deleteIds` a request is refused with `protocol/too-large`; over
  * `memoryBytes` with `protocol/connection-full`, over `serverMemoryBytes` with
- * `protocol/server-full`; a connection over `connections` gets `protocol/too-many-connections`.
+ * `protocol/server-full`; a connection over `connections` gets `protocol/too-many-connections`; a
+ * shared-memory segment over `shmBytes` is refused with `protocol/too-large`.
  * `numEnvs`, `memoryBytes`, `serverMemoryBytes` and `connections` can be set per server
  * ({@link ServeLimits}, the command line's `--max-envs`, `--max-memory`, `--max-server-memory`,
  * `--max-connections`). A bot search over `botIterations` or a `time_ms` over `botMs` is refused
@@ -94,6 +96,8 @@ export const LIMITS = {
   botIterations: 100_000,
   /** Wall-clock milliseconds of one `bot` or `analyse` request: its `time_ms`, and the most any search runs. */
   botMs: 10_000,
+  /** Bytes of a shared-memory segment a connection names (the `hello` op's `shm`): two slots of a batch at its limit, and their headers. */
+  shmBytes: 2 * (64 * MiB) + 2 * MiB,
 } as const;
 
 /** The limits of one server: {@link LIMITS}, some of them set by the command line. */

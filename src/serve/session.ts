@@ -4,13 +4,14 @@
  * so tests drive it line by line. Bad input never throws out of it and never changes a handle.
  */
 import { ok } from '../core/result.js';
-import { stringifyResponse } from './codec.js';
+import { responseArrays, stringifyResponse } from './codec.js';
 import { gameOps, infoResponse, serveLimits, type ServeConfig } from './games.js';
 import { createRegistry, type Handle, type Handles, type Op, type ServerLoad } from './registry.js';
 import { boolField, checkFields, LIMITS, PROTOCOL_VERSION, SERVE_CAPABILITIES, show, type Checked, type ServeError } from './request.js';
 import { STATE_OPS } from './states.js';
 import { BOT_OPS } from './bot.js';
 import { VECTOR_OPS } from './vector.js';
+import { checkShm, closeShm, describeShm, openShm, planShm, SHM_OPS, writeShm, type ShmSegment } from './shm.js';
 
 /** Time and traffic of one operation since the session started (or the last `stats` with `reset`). */
 interface OpStats {
@@ -58,6 +59,8 @@ const now = (): number => performance.now();
 /** A request read up to its operation, its fields checked: what is needed to answer it. */
 interface Received {
   readonly id: unknown;
+  /** The operation's name. */
+  readonly name: string;
   readonly req: Record<string, unknown>;
   readonly op: Op;
   /** The operation's statistics. */
@@ -100,17 +103,36 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
   let binary = false;
   /** The frames of the last response. */
   let frames: Uint8Array[] = [];
+  /** The shared-memory segment the vector batches' arrays go to (the `hello` op's `shm`), or null. */
+  let shm: ShmSegment | null = null;
+  /** Bytes written into shared memory (reported by `stats` as `shm_bytes_out`). */
+  let shmBytesOut = 0;
+  const limits = serveLimits(config);
+  const detachShm = (): void => {
+    if (shm !== null) closeShm(shm);
+    shm = null;
+  };
 
   const ops: Record<string, Op> = { ...gameOps(config), ...STATE_OPS, ...VECTOR_OPS, ...BOT_OPS };
   ops['info'] = { fields: [], run: () => ok(infoResponse(config, names)) };
   ops['hello'] = {
-    fields: ['binary'],
+    fields: ['binary', 'shm'],
     run(req) {
       const b = boolField(req, 'binary', false);
       if (!b.ok) return b;
+      // A refused segment changes nothing: the connection keeps its binary setting and segment.
+      const spec = req['shm'];
+      let next: ShmSegment | null = null;
+      if (spec !== undefined && spec !== null) {
+        const opened = openShm(spec, limits.shmBytes);
+        if (!opened.ok) return opened;
+        next = opened.value;
+      }
       // From the next response on: this one is a JSON line either way.
       binary = b.value;
-      return ok({ protocol: PROTOCOL_VERSION, binary, capabilities: SERVE_CAPABILITIES });
+      detachShm();
+      shm = next;
+      return ok({ protocol: PROTOCOL_VERSION, binary, shm: shm === null ? null : describeShm(shm), capabilities: SERVE_CAPABILITIES });
     },
   };
   ops['delete'] = {
@@ -128,10 +150,10 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     run(req, h) {
       const reset = boolField(req, 'reset', false);
       if (!reset.ok) return reset;
-      const out = { uptime_ms: now() - started, handles: h.used, memory_bytes: h.bytes, chars_in: bytesIn, chars_out: bytesOut, write_ms: writeMs, ops: stats };
+      const out = { uptime_ms: now() - started, handles: h.used, memory_bytes: h.bytes, chars_in: bytesIn, chars_out: bytesOut, shm_bytes_out: shmBytesOut, write_ms: writeMs, ops: stats };
       if (reset.value) {
         stats = {};
-        bytesIn = bytesOut = writeMs = 0;
+        bytesIn = bytesOut = writeMs = shmBytesOut = 0;
       }
       return ok(out);
     },
@@ -178,8 +200,8 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     const t1 = now();
     s.parse_ms += t1 - t0;
     const fields = checkFields(req, name, op.fields);
-    if (!fields.ok) return complete({ id, req, op, stats: s, t1 }, () => fields);
-    return { id, req, op, stats: s, t1 };
+    if (!fields.ok) return complete({ id, name, req, op, stats: s, t1 }, () => fields);
+    return { id, name, req, op, stats: s, t1 };
   }
 
   /** The response line of a request whose operation answered with `run()` (timed from `r.t1`). */
@@ -187,14 +209,23 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     const s = r.stats;
     let out: string;
     try {
+      // The segment is checked before the operation runs: a segment that is gone refuses the
+      // request with nothing changed, and the connection goes on without it.
+      const toShm = shm !== null && SHM_OPS.has(r.name);
+      if (toShm) {
+        const there = checkShm(shm!);
+        if (!there.ok) {
+          detachShm();
+          s.errors++;
+          return respond(errorLine(r.id, { code: there.error.code, message: `${there.error.message}; nothing was done, and this connection no longer uses it (send hello with a new segment)` }));
+        }
+      }
       const result = run();
       const t2 = now();
       s.compute_ms += t2 - r.t1;
       if (result.ok) {
-        const sent: Uint8Array[] | undefined = binary ? [] : undefined;
-        out = stringifyResponse({ id: r.id, ok: true, ...result.value }, sent);
-        frames = sent ?? [];
-        for (const f of frames) bytesOut += f.byteLength;
+        const value = { id: r.id, ok: true, ...result.value };
+        out = toShm && shm !== null ? toSegment(shm, value) : inline(value);
       } else {
         s.errors++;
         out = errorLine(r.id, result.error);
@@ -207,6 +238,36 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
       out = errorLine(r.id, { code: e instanceof RangeError && /string length/i.test(message) ? 'protocol/too-large' : 'protocol/internal', message });
     }
     return respond(out);
+  }
+
+  /** A response with its arrays inline: binary frames, or base64. */
+  function inline(value: Record<string, unknown>): string {
+    const sent: Uint8Array[] | undefined = binary ? [] : undefined;
+    const out = stringifyResponse(value, sent);
+    frames = sent ?? [];
+    for (const f of frames) bytesOut += f.byteLength;
+    return out;
+  }
+
+  /**
+   * A response with its arrays written into the segment (timed as the response's write). Arrays
+   * that do not fit in a slot go inline; a write that fails sends them inline too, with
+   * `shm_error`, and the connection no longer uses the segment.
+   */
+  function toSegment(segment: ShmSegment, value: Record<string, unknown>): string {
+    const arrays = responseArrays(value);
+    if (arrays.length === 0) return inline(value);
+    const plan = planShm(segment, arrays.map((a) => a.byteLength));
+    if (plan === null) return inline(value);
+    const t = now();
+    const written = writeShm(segment, plan, arrays);
+    writeMs += now() - t;
+    if (!written.ok) {
+      detachShm();
+      return inline({ ...value, shm_error: { code: written.error.code, message: `${written.error.message}; the arrays are in this response instead, and this connection no longer uses the segment` } });
+    }
+    shmBytesOut += written.value;
+    return stringifyResponse(value, undefined, { seq: plan.seq, offsets: plan.offsets });
   }
 
   return {
@@ -255,6 +316,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     close() {
       stop.abort();
       handles.clear();
+      detachShm();
     },
   };
 }

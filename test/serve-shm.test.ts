@@ -1,0 +1,205 @@
+/**
+ * The serve protocol's shared memory (docs/protocol.md, "Shared memory"): negotiation, the arrays
+ * read back from the segment equal to the binary frames' bytes at every step of whole games,
+ * refusals that change nothing, and a segment that is removed, shrinks or cannot be written.
+ */
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createRandomSource } from '../src/index.js';
+import { LIMITS } from '../src/serve/request.js';
+import { createSession } from '../src/serve/session.js';
+import { runSession } from '../src/serve/transport.js';
+import { closeShm, openShm, planShm, SHM_DIR, SHM_ERROR_CODES, SHM_HEADER_BYTES, SHM_SLOT_HEADER_BYTES, writeShm } from '../src/serve/shm.js';
+import { Client, TEST_CONFIG, type Response } from './serve-helpers.js';
+
+const HAVE_SHM = existsSync(SHM_DIR);
+const created: string[] = [];
+let counter = 0;
+
+/** A segment as a client creates it: a file in /dev/shm of `bytes`, its token at the start. */
+function segment(bytes: number, slots?: number): { name: string; token: string; slots?: number; fd: number } {
+  const name = `meeplekit-test-${process.pid}-${++counter}`;
+  const path = join(SHM_DIR, name);
+  const fd = openSync(path, 'w+');
+  ftruncateSync(fd, bytes);
+  const token = randomBytes(16);
+  writeSync(fd, token, 0, 16, 0);
+  created.push(path);
+  return { name, token: token.toString('hex'), ...(slots === undefined ? {} : { slots }), fd };
+}
+
+/** The `shm` field of a hello for a segment. */
+function spec(s: { name: string; token: string; slots?: number }): Record<string, unknown> {
+  return { name: s.name, token: s.token, ...(s.slots === undefined ? {} : { slots: s.slots }) };
+}
+
+afterEach(() => {
+  for (const p of created.splice(0)) rmSync(p, { force: true });
+});
+
+interface Placed {
+  dtype: string;
+  shape: number[];
+  shm?: number;
+  frame?: number;
+  b64?: string;
+}
+
+/** Every binary array of a response, in order (nested objects too), with its path. */
+function arraysOf(r: Record<string, unknown>, path = ''): [string, Placed][] {
+  const out: [string, Placed][] = [];
+  for (const [k, v] of Object.entries(r)) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+    const a = v as Record<string, unknown>;
+    if (typeof a['dtype'] === 'string' && Array.isArray(a['shape'])) out.push([`${path}${k}`, a as unknown as Placed]);
+    else out.push(...arraysOf(a, `${path}${k}.`));
+  }
+  return out;
+}
+
+const ITEM: Record<string, number> = { float32: 4, int32: 4, uint8: 1 };
+const sizeOf = (a: Placed): number => a.shape.reduce((x, y) => x * y, 1) * ITEM[a.dtype]!;
+
+/** The bytes of an array placed in the segment, read back from its file. */
+function readBack(fd: number, a: Placed): Buffer {
+  const out = Buffer.alloc(sizeOf(a));
+  expect(readSync(fd, out, 0, out.length, a.shm!)).toBe(out.length);
+  return out;
+}
+
+/** The sequence number in a slot's header. */
+function slotSeq(fd: number, offset: number): bigint {
+  const b = Buffer.alloc(8);
+  readSync(fd, b, 0, 8, offset);
+  return b.readBigUInt64LE(0);
+}
+
+/** The response of `client` to `req` as a parsed line, and the frames after it. */
+function framed(client: Client, req: Record<string, unknown>, id: number): { r: Response; frames: readonly Uint8Array[] } {
+  const r = JSON.parse(client.session.handle(JSON.stringify({ id, ...req }))) as Response;
+  return { r, frames: [...client.session.frames!()].map((f) => Buffer.from(f)) };
+}
+
+/** Uniform legal actions of a batch with `masks: "list"` (its arrays as frames). */
+function chooseFromFrames(r: Response, frames: readonly Uint8Array[], random: (n: number) => number): number[] {
+  const legal = r['legal'] as { actions: Placed; offsets: Placed };
+  const toInt = (f: Uint8Array): Int32Array => new Int32Array(new Uint8Array(f).buffer);
+  const list = toInt(frames[legal.actions.frame!]!);
+  const offsets = toInt(frames[legal.offsets.frame!]!);
+  const out: number[] = [];
+  for (let i = 0; i + 1 < offsets.length; i++) {
+    const n = offsets[i + 1]! - offsets[i]!;
+    out.push(n === 0 ? -1 : list[offsets[i]! + random(n)]!);
+  }
+  return out;
+}
+
+describe.skipIf(!HAVE_SHM)('serve: shared memory', () => {
+  test('negotiation: the capability, hello with a segment describes its slots, hello without detaches it', () => {
+    const c = new Client();
+    expect(c.hello['capabilities']).toContain('shm');
+    const s = segment(1 << 20, 3);
+    const r = c.ok({ op: 'hello', binary: true, shm: spec(s) });
+    const slotBytes = Math.floor((((1 << 20) - SHM_HEADER_BYTES) / 3) / 64) * 64;
+    expect(r).toMatchObject({ protocol: 1, binary: true, shm: { name: s.name, bytes: 1 << 20, slots: 3, slot_bytes: slotBytes, slot_offset: SHM_HEADER_BYTES } });
+    c.ok({ op: 'make_game', game: 'classic', players: 2 });
+    c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 2, seed: 'nego', masks: 'packed' });
+    const step = c.ok({ op: 'vec_reset', env_id: 'v1' });
+    expect(step['shm_seq']).toBe(1);
+    expect(c.session.frames!()).toEqual([]);
+    expect(c.ok({ op: 'hello' })).toMatchObject({ binary: false, shm: null });
+    const inline = c.ok({ op: 'vec_reset', env_id: 'v1' });
+    expect(inline['shm_seq']).toBeUndefined();
+    expect((inline['current_player'] as Placed).b64).toBeTypeOf('string');
+    // The segment is closed on the server's side; it is still the client's to remove.
+    expect(existsSync(join(SHM_DIR, s.name))).toBe(true);
+    closeSync(s.fd);
+  });
+
+  test.each([
+    ['classic, 2 players, compact observations, packed masks', { game: 'classic', players: 2 }, { observations: 'compact', masks: 'packed' }, 2],
+    ['classic, 3 players, float32 observations, dense masks', { game: 'classic', players: 3 }, { observations: 'float32', masks: 'dense' }, 2],
+    ['river and princess, 4 players, entity observations, list masks, 4 slots', { game: 'classic', players: 4, expansions: ['river', 'princess-dragon'] }, { observations: 'entity', masks: 'list' }, 4],
+  ])('%s: every array of every step read back from the segment is the frames\' bytes, until the games end', (_name, game, options, slots) => {
+    const ref = new Client();
+    const shmClient = new Client();
+    const s = segment(16 << 20, slots);
+    ref.ok({ op: 'hello', binary: true });
+    shmClient.ok({ op: 'hello', binary: true, shm: spec(s) });
+    for (const c of [ref, shmClient]) {
+      c.ok({ op: 'make_game', ...game });
+      c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 4, seed: 'shm-equal', auto_reset: false, ...options });
+    }
+    // vec_make's batch is inline (frames) on both: the list masks come from vec_reset on.
+    const random = createRandomSource(`shm/${_name}`);
+    let id = 10;
+    let req: Record<string, unknown> = { op: 'vec_reset', env_id: 'v1' };
+    let seq = 0;
+    let finished = false;
+    const slotBytes = Math.floor(((16 << 20) - SHM_HEADER_BYTES) / slots / 64) * 64;
+    const lastSeen: { seq: number; at: number; placed: Placed[]; bytes: Buffer[] }[] = [];
+    for (let step = 0; step < 400 && !finished; step++) {
+      id++;
+      const a = framed(ref, req, id);
+      const b = framed(shmClient, req, id);
+      expect(a.r.ok, JSON.stringify(a.r.error)).toBe(true);
+      expect(b.frames).toEqual([]);
+      expect(b.r['shm_seq']).toBe(++seq);
+      const refArrays = arraysOf(a.r);
+      const shmArrays = arraysOf(b.r);
+      expect(shmArrays.map(([p, x]) => [p, x.dtype, x.shape])).toEqual(refArrays.map(([p, x]) => [p, x.dtype, x.shape]));
+      // The slot's header holds the response's sequence number; every array is aligned.
+      const slotAt = SHM_HEADER_BYTES + (seq % slots) * slotBytes;
+      expect(slotSeq(s.fd, slotAt)).toBe(BigInt(seq));
+      const bytes: Buffer[] = [];
+      for (let k = 0; k < refArrays.length; k++) {
+        const placed = shmArrays[k]![1];
+        expect(placed.shm! % 64).toBe(0);
+        expect(placed.shm!).toBeGreaterThanOrEqual(slotAt + SHM_SLOT_HEADER_BYTES);
+        expect(placed.shm! + sizeOf(placed)).toBeLessThanOrEqual(slotAt + slotBytes);
+        const got = readBack(s.fd, placed);
+        expect(got.equals(Buffer.from(a.frames[refArrays[k]![1].frame!]!)), refArrays[k]![0]).toBe(true);
+        bytes.push(got);
+      }
+      // The arrays of the previous `slots - 1` responses are still there, untouched.
+      for (const prev of lastSeen) {
+        expect(slotSeq(s.fd, prev.at)).toBe(BigInt(prev.seq));
+        prev.placed.forEach((p, k) => expect(readBack(s.fd, p).equals(prev.bytes[k]!)).toBe(true));
+      }
+      lastSeen.push({ seq, at: slotAt, placed: shmArrays.map(([, x]) => x), bytes });
+      if (lastSeen.length > slots - 1) lastSeen.shift();
+      // The next step's actions: from the list masks, or else any legal action the engine would
+      // take; with packed/dense masks ask for list masks through a twin with the same seed.
+      const actions = chooseActions(a.r, a.frames, options.masks, random);
+      finished = actions.every((x) => x === -1);
+      req = { op: 'vec_step', env_id: 'v1', actions };
+    }
+    expect(finished).toBe(true);
+    closeSync(s.fd);
+  });
+});
+
+/** Legal actions of a batch from its masks (any mode), uniform; -1 for an env with none. */
+function chooseActions(r: Response, frames: readonly Uint8Array[], masks: string, random: (n: number) => number): number[] {
+  if (masks === 'list') return chooseFromFrames(r, frames, random);
+  const key = masks === 'packed' ? 'mask_bits' : 'mask';
+  const m = r[key] as Placed;
+  const f = Buffer.from(frames[m.frame!]!);
+  const [n, width] = m.shape as [number, number];
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const legal: number[] = [];
+    for (let j = 0; j < width; j++) {
+      const byte = f[i * width + j]!;
+      if (masks === 'dense') {
+        if (byte === 1) legal.push(j);
+      } else for (let b = 0; b < 8; b++) if ((byte >> b) & 1) legal.push(8 * j + b);
+    }
+    out.push(legal.length === 0 ? -1 : legal[random(legal.length)]!);
+  }
+  return out;
+}
