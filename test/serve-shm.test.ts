@@ -181,6 +181,174 @@ describe.skipIf(!HAVE_SHM)('serve: shared memory', () => {
     expect(finished).toBe(true);
     closeSync(s.fd);
   });
+
+  /** A session with a game and a vector environment of 3 envs, binary frames on, and its state to compare. */
+  function setUp(): Client {
+    const c = new Client();
+    c.ok({ op: 'hello', binary: true });
+    c.ok({ op: 'make_game', game: 'classic', players: 2 });
+    c.ok({ op: 'vec_make', game_id: 'g1', num_envs: 3, seed: 'refusals', masks: 'packed', observations: 'compact' });
+    return c;
+  }
+
+  const badNames: [string, unknown][] = [
+    ['a path up', '../etc/passwd'],
+    ['a path', 'a/b'],
+    ['an absolute path', '/dev/shm/x'],
+    ['a hidden name', '.x'],
+    ['a dot dot', '..'],
+    ['an empty name', ''],
+    ['a name of 256 characters', 'a'.repeat(256)],
+    ['a name with a NUL', 'a\u0000b'],
+    ['a name with a space', 'a b'],
+    ['a number', 5],
+  ];
+  test.each(badNames)('a bad segment name (%s) is refused with protocol/request; the connection keeps its settings', (_what, name) => {
+    const c = setUp();
+    c.refused({ op: 'hello', binary: false, shm: { name, token: '0'.repeat(32) } }, 'protocol/request');
+    // Still binary frames, still no segment.
+    c.session.handle(JSON.stringify({ id: 99, op: 'vec_reset', env_id: 'v1' }));
+    expect(c.session.frames!().length).toBeGreaterThan(0);
+  });
+
+  test('other refusals: fields, token, slots, a missing or foreign segment, a symbolic link, sizes, no /dev/shm', () => {
+    const c = setUp();
+    const good = segment(1 << 20);
+    c.ok({ op: 'hello', binary: true, shm: spec(good) });
+    const before = c.ok({ op: 'stats' })['handles'];
+    const refusals: [unknown, string][] = [
+      ['name', 'protocol/request'],
+      [{ name: good.name }, 'protocol/request'],
+      [{ name: good.name, token: 'XYZ' }, 'protocol/request'],
+      [{ name: good.name, token: good.token, slots: 1 }, 'protocol/request'],
+      [{ name: good.name, token: good.token, slots: 17 }, 'protocol/request'],
+      [{ name: good.name, token: good.token, slots: 2.5 }, 'protocol/request'],
+      [{ name: good.name, token: good.token, size: 5 }, 'protocol/request'],
+      [{ name: `meeplekit-test-${process.pid}-missing`, token: good.token }, 'shm/not-found'],
+      [{ name: good.name, token: 'f'.repeat(32) }, 'shm/mismatch'],
+    ];
+    for (const [shm, code] of refusals) c.refused({ op: 'hello', binary: false, shm }, code);
+    // A symbolic link in /dev/shm is not followed.
+    const link = `meeplekit-test-${process.pid}-link`;
+    symlinkSync(join(SHM_DIR, good.name), join(SHM_DIR, link));
+    created.push(join(SHM_DIR, link));
+    c.refused({ op: 'hello', shm: { name: link, token: good.token } }, 'shm/not-found');
+    // Too small for its slots, too large for the limit (a sparse file: nothing is allocated).
+    const small = segment(SHM_HEADER_BYTES + 2 * 4096 - 64);
+    c.refused({ op: 'hello', shm: spec(small) }, 'protocol/request');
+    const huge = segment(LIMITS.shmBytes + 4096);
+    c.refused({ op: 'hello', shm: spec(huge) }, 'protocol/too-large');
+    closeSync(small.fd);
+    closeSync(huge.fd);
+    // None of that changed the connection: the first segment is still in use, binary still on.
+    const r = c.ok({ op: 'vec_reset', env_id: 'v1' });
+    expect(r['shm_seq']).toBe(1);
+    expect(c.ok({ op: 'stats' })['handles']).toBe(before);
+    // A machine without /dev/shm.
+    const refused = openShm(spec(good), LIMITS.shmBytes, join(tmpdir(), `no-shm-here-${process.pid}`));
+    expect(refused.ok ? 'opened' : refused.error.code).toBe('shm/unavailable');
+    closeSync(good.fd);
+  });
+
+  test('a segment removed mid-game: the next step is refused with shm/gone and nothing moves; the connection goes on inline, and takes a new segment', () => {
+    const ref = setUp();
+    const c = setUp();
+    const s = segment(4 << 20);
+    c.ok({ op: 'hello', binary: true, shm: spec(s) });
+    const random = createRandomSource('gone');
+    const first = framed(ref, { op: 'vec_reset', env_id: 'v1' }, 49);
+    expect(framed(c, { op: 'vec_reset', env_id: 'v1' }, 49).r['shm_seq']).toBe(1);
+    let actions = chooseActions(first.r, first.frames, 'packed', random);
+    const ahead = framed(ref, { op: 'vec_step', env_id: 'v1', actions }, 50);
+    expect(ahead.r.ok).toBe(true);
+    expect(framed(c, { op: 'vec_step', env_id: 'v1', actions }, 50).r['shm_seq']).toBe(2);
+    actions = chooseActions(ahead.r, ahead.frames, 'packed', random);
+    unlinkSync(join(SHM_DIR, s.name));
+    const gone = framed(c, { op: 'vec_step', env_id: 'v1', actions }, 51).r;
+    expect(gone.ok).toBe(false);
+    expect(gone.error!.code).toBe('shm/gone');
+    expect(gone.error!.message).toMatch(/removed.*nothing was done/);
+    // The refused step did not move the envs: the same step again gives the reference's batch.
+    const again = framed(c, { op: 'vec_step', env_id: 'v1', actions }, 52);
+    const expected = framed(ref, { op: 'vec_step', env_id: 'v1', actions }, 52);
+    expect(expected.r.ok).toBe(true);
+    expect(again.r['shm_seq']).toBeUndefined();
+    expect(again.r).toEqual(expected.r);
+    expect(again.frames).toEqual(expected.frames);
+    closeSync(s.fd);
+    // A new segment is taken as the first was.
+    const t = segment(4 << 20);
+    c.ok({ op: 'hello', binary: true, shm: spec(t) });
+    expect(framed(c, { op: 'vec_reset', env_id: 'v1' }, 60).r['shm_seq']).toBe(1);
+    closeSync(t.fd);
+  });
+
+  test('a segment that shrank: shm/gone before anything is done; a segment too small for a batch: the arrays come inline', () => {
+    const c = setUp();
+    const s = segment(1 << 20);
+    c.ok({ op: 'hello', binary: true, shm: spec(s) });
+    expect(c.ok({ op: 'vec_reset', env_id: 'v1' })['shm_seq']).toBe(1);
+    ftruncateSync(s.fd, 4096);
+    c.refused({ op: 'vec_step', env_id: 'v1', actions: [0, 0, 0] }, 'shm/gone');
+    closeSync(s.fd);
+    // Slots of 4 KB cannot hold 3 compact observations (about 11 KB each): inline, as frames.
+    const tiny = segment(SHM_HEADER_BYTES + 2 * 4096);
+    c.ok({ op: 'hello', binary: true, shm: spec(tiny) });
+    const r = framed(c, { op: 'vec_reset', env_id: 'v1' }, 70);
+    expect(r.r['shm_seq']).toBeUndefined();
+    expect(r.frames.length).toBeGreaterThan(0);
+    // Responses of other operations carry their arrays inline too.
+    const state = c.ok({ op: 'new_state', game_id: 'g1', seed: 'x' })['state_id'];
+    const obs = framed(c, { op: 'observation_tensor', state_id: state, player: 0 }, 71);
+    expect(obs.r.ok, JSON.stringify(obs.r)).toBe(true);
+    expect(obs.r['shm_seq']).toBeUndefined();
+    expect(obs.frames.length).toBe(1);
+    closeSync(tiny.fd);
+  });
+
+  test('a write that fails is refused with shm/write and moves nothing on (writeShm on a segment it cannot write)', () => {
+    const s = segment(1 << 20);
+    const opened = openShm(spec(s), LIMITS.shmBytes);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const seg = opened.value;
+    // The file opened read-only in its place: every write fails (EBADF), as a full /dev/shm would (ENOSPC).
+    closeShm(seg);
+    seg.fd = openSync(join(SHM_DIR, s.name), 'r');
+    const plan = planShm(seg, [16, 100]);
+    expect(plan).not.toBeNull();
+    const w = writeShm(seg, plan!, [new Uint8Array(16), new Uint8Array(100)]);
+    expect(w.ok ? 'written' : w.error.code).toBe('shm/write');
+    expect(seg.seq).toBe(0);
+    closeShm(seg);
+    closeShm(seg);
+    expect(SHM_ERROR_CODES).toContain('shm/write');
+    closeSync(s.fd);
+  });
+
+  test('over a stream: a step with shared memory writes its line only, no frames', async () => {
+    const s = segment(4 << 20);
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const chunks: Buffer[] = [];
+    output.on('data', (c: Buffer) => chunks.push(c));
+    const ended = new Promise<void>((resolve) => runSession(input, output, createSession(TEST_CONFIG), resolve));
+    const lines = [
+      { id: 1, op: 'hello', binary: true, shm: spec(s) },
+      { id: 2, op: 'make_game', game: 'classic', players: 2 },
+      { id: 3, op: 'vec_make', game_id: 'g1', num_envs: 2, seed: 'stream', observations: 'compact', masks: 'packed' },
+      { id: 4, op: 'vec_reset', env_id: 'v1' },
+    ];
+    input.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    await ended;
+    const all = Buffer.concat(chunks);
+    // The hello line, three JSON responses, then vec_make's frames, then vec_reset's line: find the last line.
+    const text = all.subarray(all.lastIndexOf('{"id":4')).toString('utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    const r = JSON.parse(text) as Response;
+    expect(r['shm_seq']).toBe(1);
+    expect((r['current_player'] as Placed).shm).toBeTypeOf('number');
+    closeSync(s.fd);
+  });
 });
 
 /** Legal actions of a batch from its masks (any mode), uniform; -1 for an env with none. */
