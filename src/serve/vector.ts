@@ -11,13 +11,13 @@ import {
   createResearchSimulator,
   entitySpec,
   newInitialState,
-  writeCompactObservation,
   writeEntityObservation,
   writeObservationTensor,
   type CompactObservationBuffers,
   type EntityBuffers,
   type ResearchSimulator,
 } from '../ai/index.js';
+import { createCompactRowCache, writeCompactObservationCached, type CompactRowCache } from '../ai/compact-row-cache.js';
 import { BinaryArray, readInt32Array } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
@@ -93,6 +93,8 @@ export interface VecEntry {
   readonly obsRows: readonly Float32Array[];
   /** Compact observations, a row per environment (compact mode only). */
   readonly compact: CompactObservationBuffers | null;
+  /** What each compact row holds, so that a step rewrites only what changed (compact mode only). */
+  readonly compactCaches: readonly CompactRowCache[];
   /** Entity observations, one per environment (entity mode only). */
   readonly entities: EntityBuffers | null;
   /** Scratch space for the actions of a step. */
@@ -176,8 +178,33 @@ function newEpisode(v: VecEntry, i: number): void {
 }
 
 /**
+ * Clears every environment's mask (dense or packed) of the actions its legal list holds: the
+ * masks' bits of the last batch, before the next is written (a whole packed row is 10 KB, its
+ * set bits a few dozen).
+ */
+function clearMasks(v: VecEntry): void {
+  const { legal, offsets } = v;
+  if (v.mask !== null) {
+    const mask = v.mask;
+    const A = v.game.actions;
+    for (let i = 0; i < v.n; i++) {
+      const row = i * A;
+      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) mask[row + legal[j]!] = 0;
+    }
+  } else if (v.maskBits !== null) {
+    const bits = v.maskBits;
+    const width = packedMaskBytes(v.game.actions);
+    for (let i = 0; i < v.n; i++) {
+      const start = i * width;
+      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) bits[start + (legal[j]! >> 3)] = 0;
+    }
+  }
+}
+
+/**
  * Writes environment i's part of the batch (who decides, its legal actions from `at` on, its mask
- * and observation); returns where the next environment's legal actions start.
+ * and observation); returns where the next environment's legal actions start. Its mask must hold
+ * no bit on entry ({@link clearMasks}).
  */
 function writeEnv(v: VecEntry, i: number, at: number): number {
   const sim = v.envs[i]!;
@@ -193,13 +220,10 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
   legal.set(list, at);
   if (v.mask !== null) {
     const row = v.maskRows[i]!;
-    row.fill(0);
     for (let j = 0; j < list.length; j++) row[list[j]!] = 1;
   } else if (v.maskBits !== null) {
     const bits = v.maskBits;
-    const width = packedMaskBytes(v.game.actions);
-    const start = i * width;
-    bits.fill(0, start, start + width);
+    const start = i * packedMaskBytes(v.game.actions);
     for (let j = 0; j < list.length; j++) {
       const a = list[j]!;
       bits[start + (a >> 3)]! |= 1 << (a & 7);
@@ -207,7 +231,7 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
   }
   const observer = sim.isTerminal() ? 0 : sim.currentPlayer();
   if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, observer, v.obsRows[i]!);
-  else if (v.compact !== null) writeCompactObservation(v.game.rules, sim.state, observer, v.compact, i, list);
+  else if (v.compact !== null) writeCompactObservationCached(v.game.rules, sim.state, observer, v.compact, i, list, v.compactCaches[i]!);
   else if (v.entities !== null) writeEntityObservation(v.game.rules, sim.state, observer, v.entities, i);
   return at + list.length;
 }
@@ -250,6 +274,8 @@ function batch(v: VecEntry): Record<string, unknown> {
 
 /** Starts a new game in every environment; rewards, returns and done are 0. */
 function resetAll(v: VecEntry): void {
+  v.mask?.fill(0);
+  v.maskBits?.fill(0);
   for (let i = 0; i < v.n; i++) newEpisode(v, i);
   v.rewards.fill(0);
   v.returns.fill(0);
@@ -343,6 +369,7 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     obs,
     obsRows: obs === null ? [] : Array.from({ length: N }, (_, i) => obs.subarray(i * size, (i + 1) * size)),
     compact,
+    compactCaches: compact === null ? [] : Array.from({ length: N }, () => createCompactRowCache()),
     entities,
     actions: new Int32Array(N),
   };
@@ -374,7 +401,9 @@ function stepVec(req: Request, handles: Handles): Checked<Record<string, unknown
     }
   }
   // Each environment is stepped and its part of the batch written at once, while its state is
-  // in the cache (the actions were all checked above: the old legal lists are no longer needed).
+  // in the cache (the actions were all checked above: the old legal lists are no longer needed
+  // once they have cleared the masks).
+  clearMasks(v);
   const P = v.game.players;
   let at = 0;
   for (let i = 0; i < n; i++) {
