@@ -1,5 +1,5 @@
 /**
- * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|packed|dense --observations [float32|compact|entity] --binary --inflight 1 --server dist|tsx]`:
+ * `npm run bench:serve [-- --batch 256 --seconds 10 --masks list|packed|dense --observations [float32|compact|entity] --binary --shm --inflight 1 --server dist|tsx]`:
  * actions per second through `meeplekit serve`'s protocol. It spawns the server as a child process
  * (`node dist/cli.js serve` after `npm run build`, or the sources through tsx), makes a vector
  * environment of `--batch` games and plays them with a uniform random agent over the pipe, then
@@ -8,16 +8,21 @@
  * pipe, and each side waiting for the other). With `--inflight K` the client keeps K vector
  * environments in flight, so that it chooses for one while the server steps another.
  * `--observations` alone asks for the float32 observations (as before `compact` existed);
- * `--binary` asks for binary frames (the `hello` op) instead of base64 in JSON.
+ * `--binary` asks for binary frames (the `hello` op) instead of base64 in JSON; `--shm` creates a
+ * shared-memory segment in /dev/shm and names it in the `hello` op, so that the batches' arrays are
+ * written there and the response lines carry only their offsets (the client reads each array back
+ * with one `read`, a copy, as it copies a frame; Python maps the segment instead).
  *
  * An action is one agent's decision: every environment decides once per step (the chance nodes
  * are resolved inside the server and not counted), so actions = steps x batch.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createRandomSource } from '../src/index.js';
 import { frameQueue } from '../src/serve/transport.js';
+import { LIMITS } from '../src/serve/request.js';
 
 // `--observations` without a value keeps its old meaning: the float32 observations.
 const argv = process.argv.slice(2);
@@ -32,6 +37,7 @@ const { values } = parseArgs({
     masks: { type: 'string', default: 'list' },
     observations: { type: 'string', default: 'none' },
     binary: { type: 'boolean', default: false },
+    shm: { type: 'boolean', default: false },
     inflight: { type: 'string', default: '1' },
     players: { type: 'string', default: '2' },
     game: { type: 'string', default: 'classic' },
@@ -58,6 +64,8 @@ interface Binary {
   shape: number[];
   b64?: string;
   frame?: number;
+  /** Its offset in the shared-memory segment. */
+  shm?: number;
   /** The frame's bytes, put in by {@link next}. */
   data?: Buffer;
 }
@@ -94,8 +102,27 @@ async function call(req: Record<string, unknown>): Promise<Response> {
   return r;
 }
 
-/** The bytes of a binary array (base64, or its frame), in a buffer aligned for typed-array views. */
+/** The shared-memory segment of `--shm`: a sparse file in /dev/shm (pages are allocated as written). */
+const segment = values.shm ? { name: `meeplekit-bench-${process.pid}`, fd: -1, token: randomBytes(16) } : null;
+if (segment !== null) {
+  segment.fd = openSync(`/dev/shm/${segment.name}`, 'w+');
+  ftruncateSync(segment.fd, LIMITS.shmBytes);
+  writeSync(segment.fd, segment.token, 0, 16, 0);
+  process.on('exit', () => {
+    closeSync(segment.fd);
+    rmSync(`/dev/shm/${segment.name}`, { force: true });
+  });
+}
+
+const ITEM_BYTES: Record<string, number> = { float32: 4, int32: 4, uint8: 1 };
+
+/** The bytes of a binary array (base64, its frame, or read from the segment), in a buffer aligned for typed-array views. */
 function bytes(a: Binary): ArrayBuffer {
+  if (a.shm !== undefined) {
+    const out = new ArrayBuffer(a.shape.reduce((x, y) => x * y, 1) * ITEM_BYTES[a.dtype]!);
+    readSync(segment!.fd, new Uint8Array(out), 0, out.byteLength, a.shm);
+    return out;
+  }
   const b = a.data ?? Buffer.from(a.b64!, 'base64');
   const out = new ArrayBuffer(b.length);
   new Uint8Array(out).set(b);
@@ -180,7 +207,9 @@ function finished(r: Response): number {
 
 async function main(): Promise<void> {
   const hello = (await nextResponse()).line;
-  if (values.binary) await call({ op: 'hello', binary: true });
+  if (values.binary || segment !== null) {
+    await call({ op: 'hello', binary: values.binary, ...(segment === null ? {} : { shm: { name: segment.name, token: segment.token.toString('hex'), slots: Math.max(2, inflight + 1) } }) });
+  }
   const game = await call({
     op: 'make_game',
     game: values.game,
@@ -239,6 +268,7 @@ async function main(): Promise<void> {
   const stats = (await call({ op: 'stats' })) as unknown as {
     write_ms: number;
     chars_out: number;
+    shm_bytes_out?: number;
     ops: Record<string, { count: number; parse_ms: number; compute_ms: number; encode_ms: number }>;
   };
   child.stdin.end();
@@ -256,6 +286,7 @@ async function main(): Promise<void> {
       masks: values.masks,
       observations: values.observations,
       binary: values.binary,
+      shm: values.shm,
       inflight,
       actions: values.actions,
       via: values.server,
@@ -265,6 +296,7 @@ async function main(): Promise<void> {
     actionsPerSecond: Math.round(actionsPerSecond),
     gamesPerSecond: Math.round((games * 1000) / wall),
     bytesPerStep: Math.round(stats.chars_out / step.count),
+    shmBytesPerStep: Math.round((stats.shm_bytes_out ?? 0) / step.count),
     msPerStep: {
       wall: wall / steps,
       serverParse: step.parse_ms / step.count,
@@ -287,8 +319,8 @@ async function main(): Promise<void> {
   }
   const f = (x: number): string => x.toFixed(3);
   const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
-  console.log(`meeplekit serve: ${result.config.game}${values.expansions === '' ? '' : `+${values.expansions}`}, ${result.config.players} players, batch ${batch}, masks ${values.masks}${values.observations === 'none' ? '' : `, ${values.observations} observations`}${values.binary ? ', binary frames' : ', base64'}, ${inflight} in flight, actions as ${values.actions}, server from ${values.server}`);
-  console.log(`  ${result.actionsPerSecond.toLocaleString('en-US')} actions/s, ${result.gamesPerSecond.toLocaleString('en-US')} games/s (${steps} steps in ${f(wall / 1000)} s, ${result.bytesPerStep.toLocaleString('en-US')} bytes per response)`);
+  console.log(`meeplekit serve: ${result.config.game}${values.expansions === '' ? '' : `+${values.expansions}`}, ${result.config.players} players, batch ${batch}, masks ${values.masks}${values.observations === 'none' ? '' : `, ${values.observations} observations`}${values.shm ? ', shared memory' : ''}${values.binary ? ', binary frames' : values.shm ? '' : ', base64'}, ${inflight} in flight, actions as ${values.actions}, server from ${values.server}`);
+  console.log(`  ${result.actionsPerSecond.toLocaleString('en-US')} actions/s, ${result.gamesPerSecond.toLocaleString('en-US')} games/s (${steps} steps in ${f(wall / 1000)} s, ${result.bytesPerStep.toLocaleString('en-US')} bytes per response${values.shm ? `, ${result.shmBytesPerStep.toLocaleString('en-US')} in shared memory` : ''})`);
   const m = result.msPerStep;
   console.log(`  per step (ms): wall ${f(m.wall)}; server: parse ${f(m.serverParse)}, compute ${f(m.serverCompute)}, encode ${f(m.serverEncode)}, write ${f(m.serverWrite)}; client ${f(m.client)}`);
   console.log(`  share of the wall time: server compute ${pct(result.share.serverCompute)}, server parse+encode+write ${pct(result.share.serverEncodeParseWrite)}, client ${pct(result.share.client)}${inflight === 1 ? `, pipe and idle ${pct(result.share.pipeAndIdle)}` : ''}`);

@@ -107,6 +107,8 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
   let shm: ShmSegment | null = null;
   /** Bytes written into shared memory (reported by `stats` as `shm_bytes_out`). */
   let shmBytesOut = 0;
+  /** Milliseconds the last response spent writing into shared memory (counted as write, not encode). */
+  let shmWriteMs = 0;
   const limits = serveLimits(config);
   const detachShm = (): void => {
     if (shm !== null) closeShm(shm);
@@ -223,6 +225,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
       const result = run();
       const t2 = now();
       s.compute_ms += t2 - r.t1;
+      shmWriteMs = 0;
       if (result.ok) {
         const value = { id: r.id, ok: true, ...result.value };
         out = toShm && shm !== null ? toSegment(shm, value) : inline(value);
@@ -230,7 +233,7 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
         s.errors++;
         out = errorLine(r.id, result.error);
       }
-      s.encode_ms += now() - t2;
+      s.encode_ms += now() - t2 - shmWriteMs;
     } catch (e) {
       // A bug, or a response too large to be a string: reported, and the session goes on.
       s.errors++;
@@ -261,7 +264,8 @@ export function createSession(config: ServeConfig, load: ServerLoad = { bytes: 0
     if (plan === null) return inline(value);
     const t = now();
     const written = writeShm(segment, plan, arrays);
-    writeMs += now() - t;
+    shmWriteMs = now() - t;
+    writeMs += shmWriteMs;
     if (!written.ok) {
       detachShm();
       return inline({ ...value, shm_error: { code: written.error.code, message: `${written.error.message}; the arrays are in this response instead, and this connection no longer uses the segment` } });
