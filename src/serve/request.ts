@@ -96,8 +96,12 @@ export const LIMITS = {
   botIterations: 100_000,
   /** Wall-clock milliseconds of one `bot` or `analyse` request: its `time_ms`, and the most any search runs. */
   botMs: 10_000,
-  /** Bytes of a shared-memory segment a connection names (the `hello` op's `shm`): two slots of a batch at its limit, and their headers. */
-  shmBytes: 2 * (64 * MiB) + 2 * MiB,
+  /**
+   * Bytes of a shared-memory segment a connection names (the `hello` op's `shm`): room for its
+   * most slots (16) of a batch at its limit. The segment is the client's memory, and sparse: only
+   * the pages written into take memory.
+   */
+  shmBytes: 16 * (64 * MiB + 64 * 1024) + 64,
 } as const;
 
 /** The limits of one server: {@link LIMITS}, some of them set by the command line. */

@@ -11,10 +11,11 @@ import shlex
 import socket
 import threading
 import time
+import warnings
 import weakref
 from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _arrays, _checks
+from . import _arrays, _checks, _shm
 from . import bots as _bots
 from .bots import Analysis, BotMove
 from ._transport import PipeTransport, SendTimeout, SocketTransport, Transport, address_text
@@ -185,6 +186,9 @@ class Server:
         stderr: str = "capture",
         request_timeout: Optional[float] = None,
         binary: Optional[bool] = None,
+        shm: bool = False,
+        shm_slots: int = 2,
+        shm_slot_bytes: Optional[int] = None,
     ):
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
@@ -203,7 +207,7 @@ class Server:
                 + (_startup_hint(source, self.command) or "\nInstall Node 20 or later and meeplekit. " + _HOW_TO_POINT),
             ) from e
         try:
-            self._start_session(transport, startup_timeout, time.monotonic(), request_timeout, binary)
+            self._start_session(transport, startup_timeout, time.monotonic(), request_timeout, binary, (shm, shm_slots, shm_slot_bytes))
         except ServerError as e:
             hint = _startup_hint(source, self.command)
             if not hint or e.code == "client/protocol-version":
@@ -219,6 +223,9 @@ class Server:
         timeout: Optional[float] = 10.0,
         request_timeout: Optional[float] = None,
         binary: Optional[bool] = None,
+        shm: bool = False,
+        shm_slots: int = 2,
+        shm_slot_bytes: Optional[int] = None,
     ) -> "Server":
         """A session on a ``meeplekit serve --port P`` that is already running: one TCP connection
         to ``host:port``, which the server serves as a session of its own (its own games and
@@ -250,7 +257,7 @@ class Server:
         server = cls.__new__(cls)
         server.command = None
         server.address = (host, port)
-        server._start_session(transport, timeout, started, request_timeout, binary)
+        server._start_session(transport, timeout, started, request_timeout, binary, (shm, shm_slots, shm_slot_bytes))
         return server
 
     # -- the session ----------------------------------------------------------------------------
@@ -262,10 +269,16 @@ class Server:
         started: float,
         request_timeout: Optional[float],
         binary: Optional[bool] = None,
+        shm: Tuple[bool, int, Optional[int]] = (False, 2, None),
     ) -> None:
         """Takes ``transport`` for this session and reads the hello line (within ``timeout``
         seconds of ``started``); closes the transport if that fails. Then asks for binary frames
-        (the ``hello`` op) when ``binary`` is True, or None and the server offers them."""
+        (the ``hello`` op) when ``binary`` is True, or None and the server offers them, and for
+        shared memory when ``shm[0]`` is True (a segment of ``shm[1]`` slots of ``shm[2]`` bytes)."""
+        wants_shm, shm_slots, shm_slot_bytes = shm
+        if wants_shm is not False and wants_shm is not True:
+            raise TypeError(f"shm must be True or False, got {wants_shm!r}")
+        self._shm: Optional[_shm.Segment] = None
         self._transport = transport
         self.request_timeout = request_timeout
         """The bound on each wait for a response, in seconds (None: none)."""
@@ -301,6 +314,45 @@ class Server:
                 self.close()
                 raise ServerError("client/bad-response", f"the server did not turn binary frames on: {str(answer)[:200]}")
             self.binary = True
+        if wants_shm:
+            self._attach_shm(shm_slots, shm_slot_bytes)
+
+    @property
+    def shm(self) -> bool:
+        """Whether the server writes the vector batches' arrays into shared memory on this
+        connection (``Server(shm=True)``; False again once the segment is gone)."""
+        return self._shm is not None
+
+    def _attach_shm(self, slots: int, slot_bytes: Optional[int]) -> None:
+        """Creates a segment and names it in the ``hello`` op; closes the session and raises
+        :class:`ServerError` when the server cannot take it (``client/config``: no capability
+        ``shm``; ``client/shm-unavailable``: no /dev/shm here; the server's own code otherwise:
+        ``shm/not-found`` when it is on another machine or in another container)."""
+        if "shm" not in self.capabilities:
+            self.close()
+            raise ServerError("client/config", f"shm=True, but the server ({self._transport.peer}, meeplekit {self.version}) offers no shared memory")
+        try:
+            segment = _shm.Segment(slots, slot_bytes)
+        except BaseException:
+            self.close()
+            raise
+        self._shm_finalizer = weakref.finalize(self, segment.close)
+        try:
+            answer = self.request("hello", binary=self.binary, shm=segment.spec())
+            wrong = segment.check_answer(answer.get("shm"))
+            if wrong is not None:
+                raise ServerError("client/bad-response", f"the server's description of the shared-memory segment does not agree with it: {wrong}")
+        except BaseException:
+            self._shm_finalizer()
+            self.close()
+            raise
+        self._shm = segment
+
+    def _drop_shm(self) -> None:
+        """The server no longer uses the segment: it is removed, and responses come inline."""
+        if self._shm is not None:
+            self._shm = None
+            self._shm_finalizer()
 
     def _read_hello(self, timeout: Optional[float], started: float) -> Dict[str, Any]:
         transport = self._transport
@@ -394,6 +446,13 @@ class Server:
 
         A request whose line would pass the server's limit (:data:`MAX_LINE_BYTES`) is not sent:
         its :class:`Pending` holds the ``protocol/too-large`` error the server would answer."""
+        if self._shm is not None:
+            ahead = sum(1 for p in self._inflight if p.op in _shm.SHM_OPS) + sum(1 for r in requests if r.get("op") in _shm.SHM_OPS)
+            if ahead > self._shm.slots:
+                raise ValueError(
+                    f"{ahead} vector requests would be in flight, over the {self._shm.slots} slots of the shared-memory segment, whose "
+                    "arrays they would overwrite before they were read: wait for some, or give Server a larger shm_slots"
+                )
         lines = [json.dumps(r, separators=(",", ":"), allow_nan=False).encode("utf-8") for r in requests]
         pending = [Pending(self, r["id"], str(r.get("op"))) for r in requests]
         sent = []
@@ -442,6 +501,15 @@ class Server:
             raise self._out_of_step(head, f"the answer to another request (id {rid!r}): {line[:200]!r}")
         if "frames" in response:
             self._read_frames(head, response)
+        if "shm_seq" in response:
+            response = self._read_shm(head, response)
+        elif "shm_error" in response or (response.get("ok") is False and _shm_code(response.get("error"))):
+            # The server no longer uses the segment (it is gone, or could not be written): the
+            # arrays of this response and the next are inline.
+            if self._shm is not None:
+                self._drop_shm()
+                if "shm_error" in response:
+                    warnings.warn(f"meeplekit serve stopped writing into shared memory: {response['shm_error']}", RuntimeWarning, stacklevel=2)
         self._inflight.popleft()
         head._response = response
 
@@ -495,12 +563,31 @@ class Server:
         response.clear()
         response.update(placed)
 
-    def _bad_frame(self, head: "Pending", what: str) -> ServerError:
+    def _read_shm(self, head: "Pending", response: Dict[str, Any]) -> Dict[str, Any]:
+        """Puts views of the segment in place of the arrays a response has there. A response that
+        refers to shared memory on a connection without it, or places an array outside its slot,
+        ends the session with ``client/bad-shm`` (the server's fault: the arrays would be wrong); a
+        segment that shrank (``client/shm-gone``) or a slot written again before its response was
+        read (``client/shm-overwritten``) makes the response an error with that code: the session
+        goes on, the arrays of that response are lost."""
+        if self._shm is None:
+            raise self._bad_frame(head, "refers to shared memory, which this connection does not use", "client/bad-shm")
+        try:
+            wrong = self._shm.place(response)
+        except ServerError as e:
+            if e.code == "client/shm-gone":
+                self._drop_shm()
+            return {"id": head.id, "ok": False, "error": {"code": e.code, "message": f"request {head.id} ({head.op!r}): {e.message}"}}
+        if wrong is not None:
+            raise self._bad_frame(head, wrong, "client/bad-shm")
+        return response
+
+    def _bad_frame(self, head: "Pending", what: str, code: str = "client/bad-frame") -> ServerError:
         """Ends the session over a response to ``head`` whose binary frames are wrong (``what``)."""
         transport = self._transport
         transport.abort()
         error = ServerError(
-            "client/bad-frame",
+            code,
             f"meeplekit serve ({transport.peer})'s response to request {head.id} ({head.op!r}) {what}; the client ended the session"
             + transport.stderr_note(),
             returncode=transport.returncode(),
@@ -715,6 +802,7 @@ class Server:
         self._closed = True
         self._garbage = []
         self._finalizer()
+        self._drop_shm()
 
     def __enter__(self) -> "Server":
         return self
@@ -725,6 +813,11 @@ class Server:
     def __repr__(self) -> str:
         state = "closed" if self._closed else ("dead" if self._dead else "running")
         return f"<meeplekit Server {self._transport.describe()} {state} meeplekit {getattr(self, 'version', '?')}>"
+
+
+def _shm_code(error: Any) -> bool:
+    """Whether an error response's error has a shared-memory code of the server (``shm/...``)."""
+    return isinstance(error, dict) and isinstance(error.get("code"), str) and error["code"].startswith("shm/")
 
 
 def _too_large(pending: "Pending", size: int) -> Dict[str, Any]:
