@@ -55,17 +55,25 @@ def available() -> bool:
     return True
 
 
+def check_options(shm: Any, slots: Any, slot_bytes: Any) -> None:
+    """Checks ``Server``'s ``shm``, ``shm_slots`` and ``shm_slot_bytes`` before anything is started:
+    ``TypeError`` for an ``shm`` that is not a bool, ``ValueError`` for slots or bytes out of range."""
+    if shm is not True and shm is not False:
+        raise TypeError(f"shm must be True or False, got {shm!r}")
+    if type(slots) is not int or not MIN_SLOTS <= slots <= MAX_SLOTS:
+        raise ValueError(f"shm_slots must be an integer from {MIN_SLOTS} to {MAX_SLOTS}, got {slots!r}")
+    if slot_bytes is not None and (type(slot_bytes) is not int or slot_bytes < 4096 or slot_bytes % ALIGN):
+        raise ValueError(f"shm_slot_bytes must be a multiple of {ALIGN} of at least 4096, got {slot_bytes!r}")
+
+
 class Segment:
     """A segment of ``slots`` slots of ``slot_bytes`` bytes each, created here and removed by
     :meth:`close` (by the process that created it only: a forked child leaves it to its parent)."""
 
     def __init__(self, slots: int = 2, slot_bytes: Optional[int] = None):
-        if type(slots) is not int or not MIN_SLOTS <= slots <= MAX_SLOTS:
-            raise ValueError(f"shm_slots must be an integer from {MIN_SLOTS} to {MAX_SLOTS}, got {slots!r}")
+        check_options(True, slots, slot_bytes)
         if slot_bytes is None:
             slot_bytes = DEFAULT_SLOT_BYTES
-        if type(slot_bytes) is not int or slot_bytes < 4096 or slot_bytes % ALIGN:
-            raise ValueError(f"shm_slot_bytes must be a multiple of {ALIGN} of at least 4096, got {slot_bytes!r}")
         if not available():
             raise ServerError("client/shm-unavailable", "shared memory needs Linux's /dev/shm; use binary frames (binary=True) instead")
         from multiprocessing import shared_memory
@@ -187,7 +195,13 @@ class Segment:
             try:
                 self._shm.unlink()
             except OSError:
-                pass  # removed already (by hand, or by another cleanup)
+                # Removed already (by hand): multiprocessing's tracker need not remove it at exit.
+                try:
+                    from multiprocessing import resource_tracker
+
+                    resource_tracker.unregister(getattr(self._shm, "_name", "/" + self.name), "shared_memory")
+                except Exception:  # pragma: no cover - the tracker's internals differ between versions
+                    pass
         try:
             os.close(self._fd)
         except OSError:

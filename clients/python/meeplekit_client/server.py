@@ -192,6 +192,7 @@ class Server:
     ):
         if stderr not in ("capture", "echo", "inherit"):
             raise ValueError("stderr must be 'capture', 'echo' or 'inherit'")
+        _shm.check_options(shm, shm_slots, shm_slot_bytes)
         request_timeout = _check_timeout("request_timeout", request_timeout)
         source = _command_source(command)
         self.command: Optional[List[str]] = resolve_command(command)
@@ -249,6 +250,7 @@ class Server:
             raise ValueError(f"port must be from 1 to 65535, got {port}")
         timeout = _check_timeout("timeout", timeout)
         request_timeout = _check_timeout("request_timeout", request_timeout)
+        _shm.check_options(shm, shm_slots, shm_slot_bytes)
         started = time.monotonic()
         try:
             transport = SocketTransport.connect(host, port, timeout)
@@ -276,8 +278,6 @@ class Server:
         (the ``hello`` op) when ``binary`` is True, or None and the server offers them, and for
         shared memory when ``shm[0]`` is True (a segment of ``shm[1]`` slots of ``shm[2]`` bytes)."""
         wants_shm, shm_slots, shm_slot_bytes = shm
-        if wants_shm is not False and wants_shm is not True:
-            raise TypeError(f"shm must be True or False, got {wants_shm!r}")
         self._shm: Optional[_shm.Segment] = None
         self._transport = transport
         self.request_timeout = request_timeout

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _arrays, _checks
 from .bots import BotMove
-from .errors import MeepleError
+from .errors import MeepleError, ServerError
 from .server import Server
 from .spiel import Game, _seed, load_game
 
@@ -121,7 +121,16 @@ class VectorEnv:
     as bytes: 10.6 KB instead of 142 KB for classic), ``"entity"`` (a row per placed tile, with
     a row mask, and the vector), ``False`` or ``"none"``. ``masks`` is
     ``"list"`` (legal action ids per env), ``"packed"`` (a bit per action), ``"dense"`` (a byte
-    per action) or ``"none"``."""
+    per action) or ``"none"``.
+
+    ``shm=True`` has the server write the batches into shared memory (docs/python.md, "Shared
+    memory"): the batch's arrays are then read-only numpy views of a segment, no bytes read from
+    the server's output, valid until the server writes their slot again, ``shm_slots`` (default 2)
+    vector responses later on the server's connection: with one VectorEnv, a batch stays valid
+    while the next is asked for and read, and is overwritten by the one after (copy what you keep:
+    ``np.array(batch.obs_bits)``). Without ``server`` (and ``game`` a name) the VectorEnv starts a
+    server of its own with shared memory, closed with it; with one, that server must have been made
+    with ``Server(shm=True)``. Linux only (/dev/shm): elsewhere ``client/shm-unavailable``."""
 
     _OBSERVATIONS = {True: "float32", False: "none", "float32": "float32", "compact": "compact", "entity": "entity", "none": "none"}
 
@@ -139,6 +148,8 @@ class VectorEnv:
         observations: bool = False,
         masks: str = "list",
         server: Optional[Server] = None,
+        shm: bool = False,
+        shm_slots: int = 2,
     ):
         if masks not in ("list", "dense", "packed", "none"):
             raise ValueError("masks must be 'list', 'packed', 'dense' or 'none'")
@@ -158,7 +169,21 @@ class VectorEnv:
             if len(seeds) != num_envs:
                 raise ValueError(f"seeds must have one seed per env ({num_envs}), got {len(seeds)}")
             seeding = {"seeds": [_checks.seed(s, f"seeds[{i}]") for i, s in enumerate(seeds)]}
-        self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)
+        self._own_server: Optional[Server] = None
+        if shm is not False and shm is not True:
+            raise TypeError(f"shm must be True or False, got {shm!r}")
+        if shm and server is None and not isinstance(game, Game):
+            server = self._own_server = Server(shm=True, shm_slots=shm_slots)
+        try:
+            self.game = game if isinstance(game, Game) else load_game(game, expansions, players, options, server)
+            if shm and not self.game.server.shm:
+                raise ServerError(
+                    "client/config", "shm=True with a server without shared memory: make it with Server(shm=True), or give no server"
+                )
+        except BaseException:
+            if self._own_server is not None:
+                self._own_server.close()
+            raise
         self.server = self.game.server
         self.num_envs = num_envs
         self.masks = masks
@@ -322,7 +347,8 @@ class VectorEnv:
         raise ValueError("random_actions needs masks='list', 'packed' or 'dense'")
 
     def close(self) -> None:
-        """Frees the envs on the server (the server stays up)."""
+        """Frees the envs on the server (the server stays up, unless it is the VectorEnv's own:
+        ``shm=True`` without a server)."""
         if self._closed:
             return
         self._closed = True
@@ -332,6 +358,8 @@ class VectorEnv:
                 self.server.request("vec_close", env_id=self.id)
         except MeepleError:
             pass
+        if self._own_server is not None:
+            self._own_server.close()
 
     def __enter__(self) -> "VectorEnv":
         return self
