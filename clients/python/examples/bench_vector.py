@@ -3,13 +3,15 @@
     python3 clients/python/examples/bench_vector.py --envs 256 --seconds 10
     python3 clients/python/examples/bench_vector.py --envs 256 --inflight 2   # 2 x 128, overlapped
     python3 clients/python/examples/bench_vector.py --observations compact --masks packed
+    python3 clients/python/examples/bench_vector.py --observations compact --masks packed --shm
 
 Counts actions as ``npm run bench:serve`` does: an action is one agent's decision, one per env per
 step (chance is resolved in the server and not counted). Reports actions per second, the time per
 step, and how the server's time splits (its ``stats`` op, when the server has it). Observations
 are received as a learner would take them (``--observations compact``: the compact arrays as they
 come; ``--decode`` also unpacks them into the float32 tensor each step). Arrays come as binary
-frames when the server offers them (``--base64`` keeps base64 in JSON).
+frames when the server offers them (``--base64`` keeps base64 in JSON); ``--shm`` has the server
+write the batches into shared memory, which the arrays then view (Linux).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def main(argv=None) -> int:
     ap.add_argument("--observations", nargs="?", const="float32", default="none", choices=["none", "float32", "compact", "entity"])
     ap.add_argument("--decode", action="store_true", help="unpack compact observations into float32 every step")
     ap.add_argument("--base64", action="store_true", help="arrays as base64 in JSON, not binary frames")
+    ap.add_argument("--shm", action="store_true", help="the batches' arrays in shared memory (Server(shm=True))")
     ap.add_argument("--game", default="classic")
     ap.add_argument("--expansions", default="", help="comma-separated expansion ids")
     ap.add_argument("--seed", default="bench")
@@ -46,13 +49,14 @@ def main(argv=None) -> int:
         ap.error("--envs must be a multiple of --inflight")
     per = args.envs // k
     expansions = [e for e in args.expansions.split(",") if e]
-    with Server(args.serve, binary=False if args.base64 else None) as server:
+    with Server(args.serve, binary=False if args.base64 else None, shm=args.shm, shm_slots=max(2, k)) as server:
         game = load_game(args.game, expansions, players=args.players, server=server)
         envs = [VectorEnv(per, game, seed=f"{args.seed}/{i}", masks=args.masks, observations=args.observations) for i in range(k)]
         batches = [env.reset() for env in envs]
         for env, batch in zip(envs, batches):
             env.step_async(env.random_actions(batch))
         has_stats = "stats" in server.info().get("ops", [])
+        shared = server.shm
 
         def run(seconds):
             steps = games = 0
@@ -79,7 +83,7 @@ def main(argv=None) -> int:
     print(f"python {platform.python_version()} ({'numpy' if HAVE_NUMPY else 'no numpy'}), meeplekit {server.version}, {platform.machine()}, {os.cpu_count()} cores")
     print(
         f"{args.envs} random agents, {k} VectorEnv({per}, {args.game}{'+' + args.expansions if expansions else ''}, masks={args.masks!r}, "
-        f"observations={args.observations!r}{', decoded' if args.decode else ''}, {'binary frames' if server.binary else 'base64'}) in flight: "
+        f"observations={args.observations!r}{', decoded' if args.decode else ''}, {'shared memory, ' if shared else ''}{'binary frames' if server.binary else 'base64'}) in flight: "
         f"{actions / elapsed:,.0f} actions/s, {1000 * elapsed * k / steps:.2f} ms per step of each env, {games / elapsed:,.1f} games/s"
     )
     if stats is not None:
