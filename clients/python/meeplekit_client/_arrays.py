@@ -44,7 +44,8 @@ _ITEMSIZES = {"float32": 4, "uint8": 1, "int32": 4, "float64": 8}
 
 def is_binary(value: Any) -> bool:
     """Whether ``value`` is a binary array object (has ``dtype`` and ``b64``, or ``dtype`` and
-    ``data``: the bytes of a binary frame, put in place by the client)."""
+    ``data``: the bytes of a binary frame, or a read-only view of a shared-memory segment, put in
+    place by the client)."""
     return isinstance(value, dict) and ("b64" in value or "data" in value) and "dtype" in value
 
 
@@ -105,8 +106,10 @@ def decode_binary(
         raise _checks.bad(f"{what} has {len(raw)} bytes, not the {math.prod(dims) * _ITEMSIZES[dtype]} of {dtype} {dims}", show=False)
     if HAVE_NUMPY:
         out = np.frombuffer(raw, dtype=_NP_DTYPES[dtype])
-        # A frame's bytearray is the array's own (viewed, not copied, and writable); base64's
-        # bytes are read-only, so that array is copied, as it is where the machine is big-endian.
+        # A frame's bytearray is the array's own (viewed, not copied, and writable); a view of
+        # shared memory is viewed too, read-only (the server writes its slot again later);
+        # base64's bytes are read-only, so that array is copied, as it is where the machine is
+        # big-endian.
         if not framed or _BIG_ENDIAN:
             out = out.astype(_NP_DTYPES[dtype].replace("<", "="), copy=True)
         return out.reshape(dims)
