@@ -261,6 +261,20 @@ class ScriptedShmTest(unittest.TestCase):
                 client.request("vec_step")
             self.assertEqual(caught.exception.code, "client/bad-shm")
 
+    def test_a_machine_without_dev_shm(self):
+        # As on macOS or Windows: a clear code, nothing created, and frames still work.
+        real = _shm.available
+        _shm.available = lambda: False
+        try:
+            with self.assertRaises(ServerError) as caught:
+                Server(serve_command(), shm=True)
+            self.assertEqual(caught.exception.code, "client/shm-unavailable")
+        finally:
+            _shm.available = real
+        with Server(serve_command()) as server:
+            self.assertFalse(server.shm)
+            self.assertEqual(len(VectorEnv(2, load_game("classic", server=server), seed="x").reset()), 2)
+
     def test_a_server_without_the_capability(self):
         peer = ScriptedPeer(lambda request: None)
         self.addCleanup(peer.close)
