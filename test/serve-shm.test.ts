@@ -3,7 +3,7 @@
  * read back from the segment equal to the binary frames' bytes at every step of whole games,
  * refusals that change nothing, and a segment that is removed, shrinks or cannot be written.
  */
-import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readlinkSync, readSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -324,6 +324,47 @@ describe.skipIf(!HAVE_SHM)('serve: shared memory', () => {
     closeShm(seg);
     closeShm(seg);
     expect(SHM_ERROR_CODES).toContain('shm/write');
+    closeSync(s.fd);
+  });
+
+  test('a write that fails in a session: the step is made, its arrays come inline with shm_error, and the connection no longer uses the segment', () => {
+    const ref = setUp();
+    const c = setUp();
+    const s = segment(4 << 20);
+    c.ok({ op: 'hello', binary: true, shm: spec(s) });
+    const path = join(SHM_DIR, s.name);
+    // The session's descriptor of the segment, swapped for a read-only one of the same number
+    // (descriptors are allocated lowest first): every write into it now fails, as in a full /dev/shm.
+    const mine = readdirSync('/proc/self/fd').map(Number).filter((n) => n !== s.fd && (() => {
+      try {
+        return readlinkSync(`/proc/self/fd/${n}`) === path;
+      } catch {
+        return false;
+      }
+    })());
+    expect(mine.length).toBe(1);
+    closeSync(mine[0]!);
+    // (vitest runs each file in a process of its own: nothing else takes the number meanwhile.)
+    const held: number[] = [];
+    for (;;) {
+      const fd = openSync(path, 'r');
+      if (fd === mine[0]) break;
+      held.push(fd);
+      if (held.length > 1000) throw new Error(`descriptor ${mine[0]} was not given back`);
+    }
+    for (const fd of held) closeSync(fd);
+    const a = framed(ref, { op: 'vec_reset', env_id: 'v1' }, 80);
+    const b = framed(c, { op: 'vec_reset', env_id: 'v1' }, 80);
+    expect(b.r.ok).toBe(true);
+    expect(b.r['shm_seq']).toBeUndefined();
+    expect((b.r['shm_error'] as { code: string }).code).toBe('shm/write');
+    const { shm_error: _dropped, ...rest } = b.r;
+    expect(rest).toEqual(a.r);
+    expect(b.frames).toEqual(a.frames);
+    // The next batch is inline, without shm_error.
+    const next = framed(c, { op: 'vec_reset', env_id: 'v1' }, 81);
+    expect(next.r['shm_error']).toBeUndefined();
+    expect(next.frames.length).toBeGreaterThan(0);
     closeSync(s.fd);
   });
 
