@@ -232,6 +232,21 @@ class ScriptedShmTest(unittest.TestCase):
             self.assertFalse(client.shm)
             self.assertTrue(client.alive)
 
+    def test_a_server_that_could_not_write_the_segment(self):
+        def step(request, path):
+            x = {"dtype": "uint8", "shape": [2], "b64": "AQI="}
+            return {"ok": True, "x": x, "shm_error": {"code": "shm/write", "message": "no space left"}}
+
+        with self.run_peer(step) as client:
+            self.assertTrue(client.shm)
+            with self.assertWarns(RuntimeWarning):
+                r = client.request("vec_step")
+            from meeplekit_client import _arrays
+
+            self.assertEqual(list(_arrays.decode_binary(r["x"], "x")), [1, 2])
+            self.assertFalse(client.shm)
+            self.assertTrue(client.alive)
+
     def test_misplaced_arrays_end_the_session(self):
         cases = {
             "outside its slot": lambda at: at + 4096,
