@@ -3,7 +3,7 @@
  * and clears its masks of the last batch's bits only: at every step of every environment, the
  * batch's compact row must be byte for byte what `writeCompactObservation` writes from scratch
  * for the same state, observer and legal actions, and its mask exactly the legal list. Games run
- * through their ends (auto-reset, and without it), a `vec_reset` in the middle, 2 to 5 players,
+ * through their ends (auto-reset, and without it), a `vec_reset` near the end, 2 to 5 players,
  * The Castle and every expansion; some environments spread (each tile placed as far out as it
  * may go) so that the window moves and clips. Actions come from a seeded source, new each run
  * (fast-check's seed, printed on a failure).
@@ -104,9 +104,9 @@ function compareBatch(v: VecEntry, expected: CompactObservationBuffers, clippedA
   return clipped;
 }
 
-/** Steps a vector environment of `config` through `steps` steps (a `vec_reset` half-way), comparing every batch; returns the clipped rows seen. */
-function run(config: Config, seed: number, steps: number): number {
-  const n = 4;
+/** Steps a vector environment of `config` through `steps` steps (a `vec_reset` 40 steps before the end), comparing every batch; returns the clipped rows seen and the games ended. */
+function run(config: Config, seed: number, steps: number): { clipped: number; ended: number } {
+  const n = 3;
   const { handles, id, v } = makeVec(config, n, `cache-${seed}`);
   const spec = observationSpec(v.game.rules, config.players);
   const c = spec.compact;
@@ -115,8 +115,10 @@ function run(config: Config, seed: number, steps: number): number {
   const random: RandomSource = createRandomSource(`cache-actions-${seed}`);
   const actions = new Array<number>(n).fill(0);
   let clipped = compareBatch(v, expected, clippedAt);
+  let ended = 0;
+  const wasDone = new Array<boolean>(n).fill(false);
   for (let step = 0; step < steps; step++) {
-    if (step === steps >> 1) {
+    if (step === steps - 40) {
       const r = VECTOR_OPS['vec_reset']!.run({ env_id: id, seed: `cache-again-${seed}` }, handles);
       if (!r.ok) throw new Error(r.error.message);
       clipped += compareBatch(v, expected, clippedAt);
@@ -128,9 +130,11 @@ function run(config: Config, seed: number, steps: number): number {
     }
     const r = VECTOR_OPS['vec_step']!.run({ env_id: id, actions }, handles);
     if (!r.ok) throw new Error(r.error.message);
+    for (let i = 0; i < n; i++) if (v.done[i] === 1 && !wasDone[i]) ended++;
+    for (let i = 0; i < n; i++) wasDone[i] = v.done[i] === 1;
     clipped += compareBatch(v, expected, clippedAt);
   }
-  return clipped;
+  return { clipped, ended };
 }
 
 describe('vector environment: incremental compact observations and cleared masks equal the full writers at every step', () => {
@@ -138,9 +142,11 @@ describe('vector environment: incremental compact observations and cleared masks
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1e6 }), (seed) => {
         // Past a whole game of every environment (a classic game is about 140 decisions), twice.
-        const clipped = run(config, seed, byDepth(400, 320));
-        // The spreading environment went past a classic window.
+        const { clipped, ended } = run(config, seed, byDepth(400, 320));
+        // The spreading environment went past a classic window; games ended (and, with
+        // auto-reset, new ones began in the same rows).
         if (config.game !== 'castle') expect(clipped).toBeGreaterThan(0);
+        expect(ended).toBeGreaterThan(0);
       }),
       { numRuns: 1 },
     );
