@@ -3,7 +3,7 @@
  * and clears its masks of the last batch's bits only: at every step of every environment, the
  * batch's compact row must be byte for byte what `writeCompactObservation` writes from scratch
  * for the same state, observer and legal actions, and its mask exactly the legal list. Games run
- * through their ends (auto-reset, and without it), a `vec_reset` near the end, 2 to 5 players,
+ * through their ends (auto-reset, and without it), then a `vec_reset`, 2 to 5 players,
  * The Castle and every expansion; some environments spread (each tile placed as far out as it
  * may go) so that the window moves and clips. Actions come from a seeded source, new each run
  * (fast-check's seed, printed on a failure).
@@ -104,8 +104,12 @@ function compareBatch(v: VecEntry, expected: CompactObservationBuffers, clippedA
   return clipped;
 }
 
-/** Steps a vector environment of `config` through `steps` steps (a `vec_reset` 40 steps before the end), comparing every batch; returns the clipped rows seen and the games ended. */
-function run(config: Config, seed: number, steps: number): { clipped: number; ended: number } {
+/**
+ * Steps a vector environment of `config` until every environment has finished a game (and, with
+ * auto-reset, `after` steps more into the next ones), then resets it (`vec_reset`) and steps 40
+ * more, comparing every batch; returns the clipped rows seen and how many environments finished a game.
+ */
+function run(config: Config, seed: number, after: number): { clipped: number; finished: number } {
   const n = 3;
   const { handles, id, v } = makeVec(config, n, `cache-${seed}`);
   const spec = observationSpec(v.game.rules, config.players);
@@ -114,15 +118,9 @@ function run(config: Config, seed: number, steps: number): { clipped: number; en
   const clippedAt = spec.features.indexOf('clipped');
   const random: RandomSource = createRandomSource(`cache-actions-${seed}`);
   const actions = new Array<number>(n).fill(0);
+  const finished = new Array<boolean>(n).fill(false);
   let clipped = compareBatch(v, expected, clippedAt);
-  let ended = 0;
-  const wasDone = new Array<boolean>(n).fill(false);
-  for (let step = 0; step < steps; step++) {
-    if (step === steps - 40) {
-      const r = VECTOR_OPS['vec_reset']!.run({ env_id: id, seed: `cache-again-${seed}` }, handles);
-      if (!r.ok) throw new Error(r.error.message);
-      clipped += compareBatch(v, expected, clippedAt);
-    }
+  const step = (): void => {
     for (let i = 0; i < n; i++) {
       const legal = v.legal.subarray(v.offsets[i]!, v.offsets[i + 1]!);
       // Environment 0 spreads; the others play at random.
@@ -130,23 +128,28 @@ function run(config: Config, seed: number, steps: number): { clipped: number; en
     }
     const r = VECTOR_OPS['vec_step']!.run({ env_id: id, actions }, handles);
     if (!r.ok) throw new Error(r.error.message);
-    for (let i = 0; i < n; i++) if (v.done[i] === 1 && !wasDone[i]) ended++;
-    for (let i = 0; i < n; i++) wasDone[i] = v.done[i] === 1;
+    for (let i = 0; i < n; i++) if (v.done[i] === 1) finished[i] = true;
     clipped += compareBatch(v, expected, clippedAt);
-  }
-  return { clipped, ended };
+  };
+  // A game has a few hundred decisions at most: the bound only stops a runaway test.
+  for (let k = 0; k < 2000 && finished.includes(false); k++) step();
+  for (let k = 0; k < after; k++) step();
+  const r = VECTOR_OPS['vec_reset']!.run({ env_id: id, seed: `cache-again-${seed}` }, handles);
+  if (!r.ok) throw new Error(r.error.message);
+  clipped += compareBatch(v, expected, clippedAt);
+  for (let k = 0; k < 40; k++) step();
+  return { clipped, finished: finished.filter((f) => f).length };
 }
 
 describe('vector environment: incremental compact observations and cleared masks equal the full writers at every step', () => {
   test.each(CONFIGS)('%s', (_name, config) => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1e6 }), (seed) => {
-        // Past a whole game of every environment (a classic game is about 140 decisions), twice.
-        const { clipped, ended } = run(config, seed, byDepth(400, 320));
-        // The spreading environment went past a classic window; games ended (and, with
-        // auto-reset, new ones began in the same rows).
+        const { clipped, finished } = run(config, seed, byDepth(120, 40));
+        // Every environment finished a game (with auto-reset, new ones began in the same rows);
+        // the spreading environment went past a classic window.
+        expect(finished).toBe(3);
         if (config.game !== 'castle') expect(clipped).toBeGreaterThan(0);
-        expect(ended).toBeGreaterThan(0);
       }),
       { numRuns: 1 },
     );
