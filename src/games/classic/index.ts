@@ -45,11 +45,17 @@ function finalScoring(ctx: ScoringContext): void {
   const s = ctx.state;
   const g = s.features;
   const roots = occupiedRoots(s);
+  // Each follower's feature, found once (awarding points moves no follower), and every
+  // majority counted from these: `majority` would find them again for each feature, and
+  // projected scores run this at every observation of a vector environment.
+  const fs = s.followers;
+  const at = FOLLOWER_ROOTS.length >= fs.length ? FOLLOWER_ROOTS : (FOLLOWER_ROOTS = new Int32Array(2 * fs.length));
+  for (let i = 0; i < fs.length; i++) at[i] = findRoot(g.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
     if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
     const points = featureValue(ctx, root, false);
-    for (const p of majority(s, root)) award(ctx, p, points, 'final', root);
+    for (const p of majorityAmong(s, at, root)) award(ctx, p, points, 'final', root);
   }
   // Fields: 3 per completed city touching the field, for the farmer majority.
   const farms = roots.filter((r) => ctx.rules.kindScoring[g.kind[r]!] === 'field');
@@ -59,8 +65,28 @@ function finalScoring(ctx: ScoringContext): void {
     const points = 3 * cities[i]!;
     // A field touching no completed city is worth nothing: no scored event for it.
     if (points === 0) continue;
-    for (const p of majority(s, farms[i]!)) award(ctx, p, points, 'farm', farms[i]!);
+    for (const p of majorityAmong(s, at, farms[i]!)) award(ctx, p, points, 'farm', farms[i]!);
   }
+}
+
+/** Scratch of {@link finalScoring}: the feature (root) of each follower, written for each call, grown when needed. */
+let FOLLOWER_ROOTS = new Int32Array(64);
+
+/**
+ * `majority(s, root)` from the followers' roots `at` (`at[i]`: follower i's): the players with
+ * the most followers on feature `root`, ascending; none if nobody stands there.
+ */
+function majorityAmong(s: ScoringContext['state'], at: Int32Array, root: number): number[] {
+  if (s.features.followers[root] === 0) return [];
+  const counts = new Array<number>(s.players).fill(0);
+  const fs = s.followers;
+  for (let i = 0; i < fs.length; i++) if (at[i] === root) counts[fs[i]!.player]!++;
+  let best = 0;
+  for (const c of counts) if (c > best) best = c;
+  const out: number[] = [];
+  if (best === 0) return out;
+  for (let p = 0; p < counts.length; p++) if (counts[p] === best) out.push(p);
+  return out;
 }
 
 /**
