@@ -19,7 +19,7 @@ import { layoutOf, OBSERVATION_WINDOW, writeVector, type CompactObservationBuffe
 /**
  * What one compact row holds, so that the next write of the same game changes only what moved.
  * Made by {@link createCompactRowCache}, one per row; written only by
- * {@link writeCompactObservationCached}. About 8 bytes per tile side and 4 per placement and
+ * {@link writeCompactObservationCached}. About 16 bytes per tile side and 4 per placement and
  * follower written, grown as needed (a classic game: under 4 KB). @internal
  */
 export interface CompactRowCache {
