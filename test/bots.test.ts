@@ -24,6 +24,7 @@ import { byDepth } from './depth.js';
 import { must } from './helpers.js';
 import { reachable } from './import-graph.js';
 import { heldValues } from '../src/bots/search.js';
+import { resolveOptions } from '../src/bots/levels.js';
 import { IMPORT_PATHS } from './docs-snippets/compile.js';
 
 const CLASSIC = must(createRuleset({ game: 'classic' }));
@@ -222,7 +223,7 @@ describe('the evaluation at a rollout\'s end', () => {
   // the bag (docs/design.md, "Bots": measured head to head before it was kept).
   test('a follower in supply is worth 2 points at the start, falling with the tiles left to 0 at the end', () => {
     let state = must(newGame(CLASSIC, { players: 2, seed: 'held' }));
-    const start = heldValues(state, [0, 0]);
+    const start = heldValues(state, [0, 0], 2);
     const share = state.bagSize / (state.bagSize + state.tiles.length);
     expect(share).toBeGreaterThan(0.95);
     expect(start).toEqual([2 * share * state.supply[0]!, 2 * share * state.supply[1]!]);
@@ -230,7 +231,7 @@ describe('the evaluation at a rollout\'s end', () => {
     let previous = start[0]! / state.supply[0]!;
     while (state.step.kind !== 'game-over') {
       state = must(applyMove(CLASSIC, state, bot(CLASSIC, state))).state;
-      const v = heldValues(state, [0, 0]);
+      const v = heldValues(state, [0, 0], 2);
       for (const p of [0, 1]) expect(v[p]).toBeCloseTo((2 * state.bagSize * state.supply[p]!) / (state.bagSize + state.tiles.length), 12);
       // Per follower, the value never rises as the game goes on.
       if (state.supply[0]! > 0) {
@@ -238,7 +239,26 @@ describe('the evaluation at a rollout\'s end', () => {
         previous = v[0]! / state.supply[0]!;
       }
     }
-    expect(heldValues(state, [0, 0])).toEqual([0, 0]);
+    expect(heldValues(state, [0, 0], 2)).toEqual([0, 0]);
+  });
+});
+
+describe('what each level evaluates', () => {
+  // docs/design.md, "Bots": only level 5 counts the followers in hand, which separated it from
+  // level 4 (the same budget ratio alone did not); `iterations` and `timeMs` replace the budget
+  // only, never the level's rollout and evaluation.
+  test.each([
+    [{ level: 1 }, 24, 2, 0],
+    [{ level: 2 }, 120, 4, 0],
+    [{ level: 3 }, 500, 8, 0],
+    [{ level: 4 }, 2000, 12, 0],
+    [{ level: 5 }, 12000, 12, 2],
+    [{ iterations: 50 }, 50, 8, 0],
+    [{ level: 5, iterations: 50 }, 50, 12, 2],
+    [{ level: 5, timeMs: 100 }, Infinity, 12, 2],
+  ])('%j: %d searches, rollout %d, %d points a follower in hand', (options, iterations, rollout, followerValue) => {
+    const b = must(resolveOptions(options));
+    expect([b.iterations, b.rollout, b.followerValue]).toEqual([iterations, rollout, followerValue]);
   });
 });
 

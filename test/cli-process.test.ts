@@ -100,7 +100,7 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 describe('meeplekit simulate: the progress bar only on a terminal', () => {
   test.skipIf(!hasScript)('on a terminal: drawn at once with eta ?, redrawn on a timer while games are played, then the closing line', () => {
     const out = join(dir, 'tty.jsonl');
-    // Two games of level-3 searches (600 a decision, over 40,000 searches a game: several seconds
+    // Two games of level-3 searches (500 a decision, over 40,000 searches a game: several seconds
     // here, and still a second at ten times this machine's speed), so that the bar's 250 ms timer
     // redraws while no game ends. (40 greedy games, as before, ended one every few milliseconds on a
     // quiet machine: every timer frame showed a new count, and the check below failed.)

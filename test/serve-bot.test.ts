@@ -164,7 +164,7 @@ describe('serve: bot refusals', () => {
 
   test('a level whose budget is over the server\'s --max-bot-iterations is refused; lower levels and smaller budgets are not', () => {
     const c = setUp({ ...TEST_CONFIG, limits: { botIterations: 200 } });
-    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 600 times, over this server's limit of 200 \(--max-bot-iterations\)/);
+    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 500 times, over this server's limit of 200 \(--max-bot-iterations\)/);
     c.refused({ op: 'bot', state_id: 's1' }, 'protocol/too-large'); // the default level is 3
     c.ok({ op: 'bot', state_id: 's1', level: 2 });
     c.ok({ op: 'bot', state_id: 's1', level: 5, iterations: 200 });

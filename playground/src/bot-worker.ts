@@ -31,7 +31,8 @@ function rulesFor(request: AnalyseRequest): Ruleset {
 
 function analysis(request: AnalyseRequest): AnalyseReply {
   try {
-    const result = analyse(rulesFor(request), request.state, { iterations: request.iterations, seed: request.seed });
+    // Level 5's evaluation (followers in hand count), with the page's budget of searches.
+    const result = analyse(rulesFor(request), request.state, { level: 5, iterations: request.iterations, seed: request.seed });
     if (!result.ok) return { id: request.id, ok: false, kind: 'analysis', error: { code: result.error.code, message: result.error.message } };
     const a = result.value;
     const played = request.played === undefined ? undefined : a.candidates.find((c) => JSON.stringify(c.move) === JSON.stringify(request.played));

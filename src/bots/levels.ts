@@ -21,7 +21,8 @@ export type Level = (typeof LEVELS)[number];
 
 /**
  * What a level searches with: its iteration budget per decision, how many plies a rollout plays
- * at random before the position is scored by its projected scores, and the exploration constant.
+ * at random before the position is scored by its projected scores, and what a follower still in
+ * supply adds to that score.
  * Level 5 takes up to about 1 s a tile placement (0.5 s on average) on one core of the project's benchmark machine in
  * 2-player classic (docs/benchmarks.md, "Bots"): pass `timeMs` to bound a search by the clock.
  */
@@ -30,31 +31,41 @@ export interface LevelSpec {
   readonly iterations: number;
   /** Random plies a rollout plays before it is scored by projected scores. */
   readonly rollout: number;
+  /**
+   * Points each follower still in a player's supply adds to a rollout's score at the start of the
+   * game, falling with the share of tiles left to nothing at the end (0: projected scores alone).
+   */
+  readonly followerValue: number;
 }
 
 /**
- * The levels' budgets (docs/bots.md has their measured strength): 1 is a tiny search a beginner
- * beats (plausible moves, many small mistakes: it always beat the random bot and lost most games
- * to the greedy one), 5 the largest budget.
+ * The levels' budgets and evaluations (docs/bots.md has their measured strength): 1 is a tiny
+ * search a beginner beats (plausible moves, many small mistakes: it always beat the random bot and
+ * lost most games to the greedy one), 5 the largest budget and the only level that values the
+ * followers a player keeps in hand (which made each level clearly stronger than the one below,
+ * docs/design.md, "Bots").
  *
  * @example
  * ```ts
  * import { LEVEL_SPECS } from 'meeplekit/bots';
  *
- * console.log(LEVEL_SPECS[5]); // { iterations: 12000, rollout: 12 }
+ * console.log(LEVEL_SPECS[5]); // { iterations: 12000, rollout: 12, followerValue: 2 }
  * ```
  */
 export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
-  1: { iterations: 24, rollout: 2 },
-  2: { iterations: 150, rollout: 4 },
-  3: { iterations: 600, rollout: 8 },
-  4: { iterations: 2000, rollout: 12 },
-  5: { iterations: 12_000, rollout: 12 },
+  1: { iterations: 24, rollout: 2, followerValue: 0 },
+  2: { iterations: 120, rollout: 4, followerValue: 0 },
+  3: { iterations: 500, rollout: 8, followerValue: 0 },
+  4: { iterations: 2000, rollout: 12, followerValue: 0 },
+  5: { iterations: 12_000, rollout: 12, followerValue: 2 },
 };
 
 /** Options of {@link searchBot}, {@link think} and {@link analyse}. */
 export interface SearchOptions {
-  /** Strength level from 1 to 5 (default 3): sets the budget unless `iterations` or `timeMs` does. */
+  /**
+   * Strength level from 1 to 5 (default 3): sets the rollout and the evaluation, and the budget
+   * unless `iterations` or `timeMs` does.
+   */
   readonly level?: number;
   /** Searches per decision: deterministic for a given `seed`. Overrides the level's budget. */
   readonly iterations?: number;
@@ -74,6 +85,7 @@ export interface Budget {
   readonly iterations: number;
   readonly timeMs: number;
   readonly rollout: number;
+  readonly followerValue: number;
   readonly seed: string;
   readonly maxNodes: number;
   /** Whether the iterations are the level's (then a decision with few candidates takes fewer). */
@@ -102,5 +114,5 @@ export function resolveOptions(options: unknown): Result<Budget, BotError> {
   const timeMs = (o['timeMs'] as number | undefined) ?? Infinity;
   // The level's iterations bound the search unless the caller set a budget of their own.
   const iterations = (o['iterations'] as number | undefined) ?? (o['timeMs'] === undefined ? spec.iterations : Infinity);
-  return ok({ iterations, timeMs, rollout: spec.rollout, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
+  return ok({ iterations, timeMs, rollout: spec.rollout, followerValue: spec.followerValue, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
 }

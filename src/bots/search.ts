@@ -30,13 +30,6 @@ const EXPLORE = 0.5;
 const MARGIN_SCALE = 10;
 /** A level's searches per candidate move at most. */
 const PER_CANDIDATE = 200;
-/**
- * Points a follower in supply is worth to a rollout's evaluation at the start of the game, falling
- * in proportion to the tiles left to nothing at the end: projected scores alone count a follower
- * put on a one-tile road as a point gained and one kept in hand as nothing. Measured head to head
- * (docs/design.md, "Bots"): 2 points won 60.5% of 100 games against the same search without it.
- */
-const FOLLOWER_VALUE = 2;
 
 /** A search in progress for one decision. @internal */
 export interface Search {
@@ -136,11 +129,14 @@ function widen(visits: number): number {
 
 /**
  * Writes into `out` what each player's followers in supply are worth to the evaluation of `s`:
- * {@link FOLLOWER_VALUE} points each, times the share of the game's tiles still in the bag. @internal
+ * `points` each (a level's `followerValue`), times the share of the game's tiles still in the bag.
+ * Projected scores alone count a follower put on a one-tile road as a point gained and one kept
+ * in hand as nothing. Measured head to head (docs/design.md, "Bots"): 2 points won 60.5% of 100
+ * games against the same search without it. @internal
  */
-export function heldValues(s: Immutable<GameState>, out: number[]): number[] {
+export function heldValues(s: Immutable<GameState>, out: number[], points: number): number[] {
   const left = s.bagSize / Math.max(1, s.bagSize + s.tiles.length);
-  for (let p = 0; p < s.players; p++) out[p] = FOLLOWER_VALUE * left * s.supply[p]!;
+  for (let p = 0; p < s.players; p++) out[p] = points * left * s.supply[p]!;
   return out;
 }
 
@@ -217,8 +213,9 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
   else {
     // Followers in hand first: the projected final scoring returns the followers on the board.
     const s = sim.state as GameState;
-    heldValues(s, search.held);
-    outcome(scoreNow(search.rules, s), search.held, reward, margin);
+    const points = search.budget.followerValue;
+    const held = points === 0 ? null : heldValues(s, search.held, points);
+    outcome(scoreNow(search.rules, s), held, reward, margin);
   }
   for (const n of path) {
     n.visits++;

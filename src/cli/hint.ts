@@ -35,7 +35,7 @@ difference to the best opponent after it, for the player who decides. <file> is 
 instead (a state of The Castle with a board or tiles of its own: --option castle.layout=@file.json).
 
   --turn N              a replay's position after turn N (0: before the first; default: its end)
-  --level L             the search's strength level, 1 to 5 (default 3): its budget and rollouts
+  --level L             the search's strength level, 1 to 5 (default 3): its budget, rollouts and evaluation
   --iterations N        searches instead of the level's budget (deterministic)
   --time-ms MS          milliseconds instead (not deterministic); with --iterations, whichever ends first
   --seed S              the search's seed (default meeplekit): the same seed, budget and position,
