@@ -49,8 +49,8 @@ function finalScoring(ctx: ScoringContext): void {
   // majority counted from these: `majority` would find them again for each feature, and
   // projected scores run this at every observation of a vector environment.
   const fs = s.followers;
-  const at = FOLLOWER_ROOTS.length >= fs.length ? FOLLOWER_ROOTS : (FOLLOWER_ROOTS = new Int32Array(2 * fs.length));
-  for (let i = 0; i < fs.length; i++) at[i] = findRoot(g.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local);
+  const at: number[] = [];
+  for (let i = 0; i < fs.length; i++) at.push(findRoot(g.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local));
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
     if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
@@ -69,23 +69,18 @@ function finalScoring(ctx: ScoringContext): void {
   }
 }
 
-/** Scratch of {@link finalScoring}: the feature (root) of each follower, written for each call, grown when needed. */
-let FOLLOWER_ROOTS = new Int32Array(64);
-
 /**
  * `majority(s, root)` from the followers' roots `at` (`at[i]`: follower i's): the players with
  * the most followers on feature `root`, ascending; none if nobody stands there.
  */
-function majorityAmong(s: ScoringContext['state'], at: Int32Array, root: number): number[] {
+function majorityAmong(s: ScoringContext['state'], at: readonly number[], root: number): number[] {
   if (s.features.followers[root] === 0) return [];
   const counts = new Array<number>(s.players).fill(0);
   const fs = s.followers;
   for (let i = 0; i < fs.length; i++) if (at[i] === root) counts[fs[i]!.player]!++;
-  let best = 0;
-  for (const c of counts) if (c > best) best = c;
+  const best = Math.max(...counts);
   const out: number[] = [];
-  if (best === 0) return out;
-  for (let p = 0; p < counts.length; p++) if (counts[p] === best) out.push(p);
+  for (let p = 0; best > 0 && p < counts.length; p++) if (counts[p] === best) out.push(p);
   return out;
 }
 
