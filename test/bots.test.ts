@@ -244,9 +244,9 @@ describe('the evaluation at a rollout\'s end', () => {
 });
 
 describe('what each level evaluates', () => {
-  // docs/design.md, "Bots": only level 5 counts the followers in hand, which separated it from
-  // level 4 (the same budget ratio alone did not); `iterations` and `timeMs` replace the budget
-  // only, never the level's rollout and evaluation.
+  // docs/design.md, "Bots": only level 5 counts the followers in hand, so that the lower levels
+  // are clear steps apart; `iterations` and `timeMs` replace the budget only, never the level's
+  // rollout and evaluation.
   test.each([
     [{ level: 1 }, 24, 2, 0],
     [{ level: 2 }, 120, 4, 0],

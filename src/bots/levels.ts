@@ -42,8 +42,8 @@ export interface LevelSpec {
  * The levels' budgets and evaluations (docs/bots.md has their measured strength): 1 is a tiny
  * search a beginner beats (plausible moves, many small mistakes: it always beat the random bot and
  * lost most games to the greedy one), 5 the largest budget and the only level that values the
- * followers a player keeps in hand (which made each level clearly stronger than the one below,
- * docs/design.md, "Bots").
+ * followers a player keeps in hand (so that levels 2 to 4 each beat the one below clearly;
+ * docs/design.md, "Bots", has the measurements).
  *
  * @example
  * ```ts
