@@ -47,10 +47,30 @@ export function occupiedRoots(s: Immutable<GameView>): number[] {
   return out;
 }
 
-/** Players with the most followers on feature `root`, a root segment (all tied players; none if nobody stands there). */
-export function majority(s: Immutable<GameView>, root: number): number[] {
+/**
+ * Each follower's feature (its root segment), in the order of `s.followers`: for a scoring that
+ * asks {@link majority} of many features while no follower moves.
+ */
+export function followerRoots(s: Immutable<GameView>): number[] {
+  const fs = s.followers;
+  const out: number[] = [];
+  for (let i = 0; i < fs.length; i++) out.push(findRoot(s.features.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local));
+  return out;
+}
+
+/**
+ * Players with the most followers on feature `root`, a root segment (all tied players; none if
+ * nobody stands there). `roots` ({@link followerRoots} of `s`, when the caller has it) spares
+ * finding every follower's feature again.
+ */
+export function majority(s: Immutable<GameView>, root: number, roots?: readonly number[]): number[] {
   if (s.features.followers[root] === 0) return [];
-  const counts = followersOn(s, root);
+  let counts: number[];
+  if (roots === undefined) counts = followersOn(s, root);
+  else {
+    counts = new Array<number>(s.players).fill(0);
+    for (let i = 0; i < roots.length; i++) if (roots[i] === root) counts[s.followers[i]!.player]!++;
+  }
   let best = 0;
   for (const c of counts) if (c > best) best = c;
   const out: number[] = [];

@@ -4,7 +4,7 @@
  */
 import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
-import { award, majority, occupiedRoots, returnFollowers } from '../../core/engine/scoring.js';
+import { award, followerRoots, majority, occupiedRoots, returnFollowers } from '../../core/engine/scoring.js';
 import { parseTileSpec, type FeatureKindDef } from '../../core/tiles.js';
 import { CLASSIC_BASE_TILES } from './tiles.js';
 import { classicScoreBounds } from './bounds.js';
@@ -45,17 +45,14 @@ function finalScoring(ctx: ScoringContext): void {
   const s = ctx.state;
   const g = s.features;
   const roots = occupiedRoots(s);
-  // Each follower's feature, found once (awarding points moves no follower), and every
-  // majority counted from these: `majority` would find them again for each feature, and
-  // projected scores run this at every observation of a vector environment.
-  const fs = s.followers;
-  const at: number[] = [];
-  for (let i = 0; i < fs.length; i++) at.push(findRoot(g.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local));
+  // Each follower's feature, found once (awarding points moves no follower): projected scores
+  // run this at every observation of a vector environment.
+  const at = followerRoots(s);
   // Incomplete roads, cities and cloisters.
   for (const root of roots) {
     if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
     const points = featureValue(ctx, root, false);
-    for (const p of majorityAmong(s, at, root)) award(ctx, p, points, 'final', root);
+    for (const p of majority(s, root, at)) award(ctx, p, points, 'final', root);
   }
   // Fields: 3 per completed city touching the field, for the farmer majority.
   const farms = roots.filter((r) => ctx.rules.kindScoring[g.kind[r]!] === 'field');
@@ -65,23 +62,8 @@ function finalScoring(ctx: ScoringContext): void {
     const points = 3 * cities[i]!;
     // A field touching no completed city is worth nothing: no scored event for it.
     if (points === 0) continue;
-    for (const p of majorityAmong(s, at, farms[i]!)) award(ctx, p, points, 'farm', farms[i]!);
+    for (const p of majority(s, farms[i]!, at)) award(ctx, p, points, 'farm', farms[i]!);
   }
-}
-
-/**
- * `majority(s, root)` from the followers' roots `at` (`at[i]`: follower i's): the players with
- * the most followers on feature `root`, ascending; none if nobody stands there.
- */
-function majorityAmong(s: ScoringContext['state'], at: readonly number[], root: number): number[] {
-  if (s.features.followers[root] === 0) return [];
-  const counts = new Array<number>(s.players).fill(0);
-  const fs = s.followers;
-  for (let i = 0; i < fs.length; i++) if (at[i] === root) counts[fs[i]!.player]!++;
-  const best = Math.max(...counts);
-  const out: number[] = [];
-  for (let p = 0; best > 0 && p < counts.length; p++) if (counts[p] === best) out.push(p);
-  return out;
 }
 
 /**
