@@ -60,8 +60,8 @@ export function followerRoots(s: Immutable<GameView>): number[] {
 
 /**
  * Players with the most followers on feature `root`, a root segment (all tied players; none if
- * nobody stands there). `roots` ({@link followerRoots} of `s`, when the caller has it) spares
- * finding every follower's feature again.
+ * nobody stands there). `roots` (each follower's feature root, in the order of `s.followers`,
+ * when the caller has them) spares finding every follower's feature again.
  */
 export function majority(s: Immutable<GameView>, root: number, roots?: readonly number[]): number[] {
   if (s.features.followers[root] === 0) return [];
