@@ -57,6 +57,7 @@ const MEMBERS: Readonly<Record<string, Check>> = {
   baseStart: oneOf('bag', 'box'),
   startYields: oneOf(true, false),
   placementByCell: oneOf(true, false),
+  finalScoringAddsOnly: oneOf(true, false),
   chance: record({ maxOutcomes: int(1, 1 << 20), conceal: fn, redraw: fn, outcomes: fn, label: fn, apply: fn }, ['maxOutcomes', 'conceal', 'redraw', 'outcomes', 'label', 'apply']),
   observation: record({ features: fn, write: fn }, ['features', 'write']),
   actions: record({ version: int(1, 1 << 20), size: fn, maxMoves: fn, encode: fn, decode: fn, window: (v) => (isRecord(v) ? null : 'an object') }, ['version', 'size', 'maxMoves', 'encode', 'decode']),

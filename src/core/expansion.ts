@@ -307,6 +307,14 @@ export interface Expansion<M = ExpansionMove> {
    */
   finalScoring?(ctx: HookContext): void;
   /**
+   * True when `finalScoring` changes nothing but `state.scores`, and only by adding to it (no
+   * follower moved, no slice written): with a game module that says the same, `projectedScores`
+   * runs the final scorings on the state itself with a fresh `scores` array instead of on a whole
+   * copy. Unset means the copy, which is always right. Not part of the ruleset id (it changes no
+   * rule).
+   */
+  readonly finalScoringAddsOnly?: boolean;
+  /**
    * Followers this expansion holds off the board, per player (in the Count's quarters, on tower
    * tops, as prisoners): with `supply` and `state.followers` they account for every follower
    * (`offBoardFollowers` sums them over the expansions).

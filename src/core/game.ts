@@ -99,6 +99,13 @@ export interface GameModule {
   /** Scores everything the end of the game scores. */
   finalScoring(ctx: ScoringContext): void;
   /**
+   * True when {@link GameModule.finalScoring} changes nothing but `state.scores`, and only by
+   * adding to it (no follower returned, nothing else written): `projectedScores` may then run it
+   * on the state itself with a fresh `scores` array instead of on a whole copy. Unset means the
+   * copy, which is always right.
+   */
+  readonly finalScoringAddsOnly?: boolean;
+  /**
    * The game's share of the score bounds (`gameInfo(rules, players).utility.score` of
    * `meeplekit/ai`): the most points its scoring (`scoreCompleted`, `finalScoring` and its own
    * rules module, `rules`) can give one player in one game of `players` players, for every tile

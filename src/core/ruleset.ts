@@ -111,6 +111,11 @@ export interface Ruleset<M = ExpansionMove> {
    * `Expansion.startYields`); -1 when there is none. @internal
    */
   readonly setupTile: number;
+  /**
+   * Whether the game's and every expansion's final scoring only add to `state.scores` (each says
+   * so with `finalScoringAddsOnly`), so that `projectedScores` needs no copy of the state. @internal
+   */
+  readonly finalScoringAddsOnly: boolean;
   /** Per feature kind: whether it completes by its ports (roads, cities, paths, towers). @internal */
   readonly portCompleted: readonly boolean[];
   /** Whether a cell (packed key) is on the board; null for an unbounded board. */
@@ -243,6 +248,7 @@ export function compileRuleset(game: GameModule, chosen: readonly Expansion[]): 
     immer: new Immer({ autoFreeze: true }),
     // Last: added after `boxed`, it cost classic playouts 2% (in-process pairs), the hot fields' layout shifted.
     setupTile,
+    finalScoringAddsOnly: game.finalScoringAddsOnly === true && expansions.every((e) => e.finalScoring === undefined || e.finalScoringAddsOnly === true),
   });
 }
 
@@ -257,7 +263,9 @@ export function moduleDigest(modules: readonly Expansion[]): string {
   const described = modules.map((e) => {
     const members: string[] = [];
     for (let o: object | null = e; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
-      for (const k of Object.getOwnPropertyNames(o)) if (k !== 'constructor' && !members.includes(k)) members.push(k);
+      // `finalScoringAddsOnly` changes no rule, only how projected scores are computed: the ids of
+      // modules that gained it stay as they were.
+      for (const k of Object.getOwnPropertyNames(o)) if (k !== 'constructor' && k !== 'finalScoringAddsOnly' && !members.includes(k)) members.push(k);
     }
     return {
       id: e.id,

@@ -6,7 +6,7 @@ import { meepleError, type MeepleError } from '../errors.js';
 import { featureTiles, findRoot } from '../features.js';
 import { err, ok, type Result } from '../result.js';
 import type { Ruleset } from '../ruleset.js';
-import { cellKey, type GameView } from '../state.js';
+import { cellKey, type GameState, type GameView } from '../state.js';
 import { PORTS, type Cell, type Immutable, type Port } from '../types.js';
 import { cloneState } from './clone.js';
 import { tileAt } from '../board.js';
@@ -154,8 +154,9 @@ export function assertRuleset(rules: Ruleset, state: Immutable<GameView>): void 
 export function projectedScores(rules: Ruleset, state: Immutable<GameView>): number[] {
   assertRuleset(rules, state);
   if (state.step.kind === 'game-over') return [...state.scores];
-  // Final scoring draws nothing: an observation's missing seed and generator are not needed.
-  const s = cloneState({ ...state, seed: '', rng: [] });
+  // Final scoring draws nothing: an observation's missing seed and generator are not needed. When
+  // every final scoring only adds points, it runs on the state itself with scores of its own.
+  const s = rules.finalScoringAddsOnly ? ({ ...state, scores: [...state.scores] } as GameState) : cloneState({ ...state, seed: '', rng: [] });
   const ctx = { rules, state: s, emit: null };
   rules.game.finalScoring(ctx);
   // The expansions' final scoring too (the King's and the Robber Baron's points), on the copy.

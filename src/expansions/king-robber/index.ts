@@ -129,6 +129,7 @@ export function kingRobber(): Expansion<KingRobberMove> {
     setup: (): KingRobberState => ({ king: -1, kingTiles: 0, robber: -1, robberTiles: 0 }),
     afterScoring: handOver,
     finalScoring,
+    finalScoringAddsOnly: true,
     scoreBounds: kingRobberScoreBounds,
     observation: {
       features(players) {

@@ -267,6 +267,7 @@ export function princessDragon(options?: PrincessDragonOptions): Expansion<Princ
     afterAction: (ctx) => startFlight(ctx, placedSymbol(ctx.rules, ctx.state) === 'dragon'),
     beforeScoring: (ctx, root) => fairyScoring(ctx, root),
     finalScoring: fairyFinal,
+    finalScoringAddsOnly: true,
     stepMoves: dragonMoves,
     play,
     moveError: (rules, state, move) =>

@@ -130,6 +130,8 @@ export function classicGame(): GameModule {
     deployable: ['city', 'road', 'field', 'cloister'],
     scoreCompleted,
     finalScoring,
+    // Awards only: no follower returned, nothing else written.
+    finalScoringAddsOnly: true,
     scoreBounds: classicScoreBounds,
   };
 }
