@@ -14,7 +14,7 @@ import type { Ruleset } from '../core/ruleset.js';
 import type { GameState } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { actionLayout } from './layout.js';
-import { layoutOf, OBSERVATION_WINDOW, writeVector, type CompactObservationBuffers, type ObservationLayout, type PlaneWrite } from './observation.js';
+import { layoutOf, windowAround, writeVector, type CompactObservationBuffers, type ObservationLayout, type PlaneWrite } from './observation.js';
 
 /**
  * What one compact row holds, so that the next write of the same game changes only what moved.
@@ -132,7 +132,7 @@ export function writeCompactObservationCached(
     cache.state = state;
     cache.layout = L;
   }
-  const { P, K, H, W, never, pennants, bitAt, countAt } = L;
+  const { P, K, H, W, never, pennants, bitAt, countAt, cSide, cHas, cComplete, cOpen, cFollowers, cPlace } = L;
   // The window: the bounding box grown by the tiles laid since.
   const w = cache.window;
   let from = cache.tiles;
@@ -156,27 +156,20 @@ export function writeCompactObservationCached(
     cache.maxX = maxX;
     cache.minY = minY;
     cache.maxY = maxY;
-    const x0 = Math.floor((minX + maxX) / 2) - (OBSERVATION_WINDOW >> 1);
-    const y0 = Math.floor((minY + maxY) / 2) - (OBSERVATION_WINDOW >> 1);
-    if (from > 0 && (x0 !== w.x0 || y0 !== w.y0)) {
+    const oldX0 = w.x0;
+    const oldY0 = w.y0;
+    windowAround(minX, maxX, minY, maxY, w);
+    if (from > 0 && (oldX0 !== w.x0 || oldY0 !== w.y0)) {
       // The window moved: every cell moved with it.
       clearRow(cache, L, out, row);
       from = 0;
     }
-    w.x0 = x0;
-    w.y0 = y0;
   }
   const x0 = w.x0;
   const y0 = w.y0;
   const g = state.features;
   const parent = g.parent;
   const openOf = g.open;
-  const cSide = 3;
-  const cHas = cSide + 4 * K;
-  const cComplete = cHas + K;
-  const cOpen = cComplete + 4;
-  const cFollowers = cOpen + 4;
-  const cPlace = cFollowers + P;
 
   // The sides written before whose feature's open ports changed (joined another, or completed).
   const sideCount = cache.sideCount;

@@ -263,6 +263,18 @@ export interface ObservationLayout {
   readonly never: Uint8Array;
   /** Per tile kind: its pennants, summed over its features. */
   readonly pennants: Int32Array;
+  /**
+   * The first channel of each group after the three of the tile itself (occupied, last placed,
+   * pennants): the sides' kinds (4 x K), the kinds a tile has (K), each side's complete mark (4),
+   * each side's open ports (4), the followers by player (P, the observer first), the placeable
+   * rotations (4). Every writer of the planes reads them here.
+   */
+  readonly cSide: number;
+  readonly cHas: number;
+  readonly cComplete: number;
+  readonly cOpen: number;
+  readonly cFollowers: number;
+  readonly cPlace: number;
   readonly compact: CompactObservationSpec;
 }
 
@@ -286,12 +298,18 @@ function observationLayout(rules: Ruleset, players: number): ObservationLayout {
   const fixed = fixedWindow(rules);
   const H = fixed === null ? OBSERVATION_WINDOW : fixed.height;
   const W = fixed === null ? OBSERVATION_WINDOW : fixed.width;
-  const C = 3 + 4 * K + K + 4 + 4 + P + 4;
+  const cSide = 3;
+  const cHas = cSide + 4 * K;
+  const cComplete = cHas + K;
+  const cOpen = cComplete + 4;
+  const cFollowers = cOpen + 4;
+  const cPlace = cFollowers + P;
+  const C = cPlace + 4;
   const shares = rules.expansions.map((m) => m.observation?.features(P).length ?? 0);
   let V = 2 * T + 6 + 3 * P + 5;
   for (const s of shares) V += s;
   // Counting channels: pennants, the open ports of each side, the followers of each player.
-  const counting = [2, ...[0, 1, 2, 3].map((s) => 3 + 5 * K + 4 + s), ...Array.from({ length: P }, (_, j) => 3 + 5 * K + 8 + j)];
+  const counting = [2, ...[0, 1, 2, 3].map((s) => cOpen + s), ...Array.from({ length: P }, (_, j) => cFollowers + j)];
   const slot = new Int32Array(C);
   const bitChannels: number[] = [];
   for (let c = 0; c < C; c++) {
@@ -326,6 +344,12 @@ function observationLayout(rules: Ruleset, players: number): ObservationLayout {
     countAt,
     never,
     pennants,
+    cSide,
+    cHas,
+    cComplete,
+    cOpen,
+    cFollowers,
+    cPlace,
     compact: {
       version: COMPACT_OBSERVATION_VERSION,
       bitChannels,
@@ -426,6 +450,14 @@ export function windowCorner(state: Immutable<GameState> | Immutable<GameView>, 
     if (p.y < minY) minY = p.y;
     if (p.y > maxY) maxY = p.y;
   }
+  windowAround(minX, maxX, minY, maxY, w);
+}
+
+/**
+ * Sets `w`'s north-west corner to that of the window centred on a bounding box of placed tiles
+ * (an unbounded board's window follows the tiles). @internal
+ */
+export function windowAround(minX: number, maxX: number, minY: number, maxY: number, w: PlaneWrite): void {
   w.x0 = Math.floor((minX + maxX) / 2) - (OBSERVATION_WINDOW >> 1);
   w.y0 = Math.floor((minY + maxY) / 2) - (OBSERVATION_WINDOW >> 1);
 }
@@ -448,7 +480,7 @@ function planeEntries(
   t: PlaneTarget,
   legal?: ArrayLike<number>,
 ): PlaneWrite {
-  const { P, K, H, W, never, pennants } = L;
+  const { P, K, H, W, never, pennants, cSide, cHas, cComplete, cOpen, cFollowers, cPlace } = L;
   const tiles = state.tiles;
   windowCorner(state, L, WRITE);
   const x0 = WRITE.x0;
@@ -456,12 +488,6 @@ function planeEntries(
   const g = state.features;
   const parent = g.parent;
   const openOf = g.open;
-  const cSide = 3;
-  const cHas = cSide + 4 * K;
-  const cComplete = cHas + K;
-  const cOpen = cComplete + 4;
-  const cFollowers = cOpen + 4;
-  const cPlace = cFollowers + P;
   const step = state.step;
   const last = tiles.length - 1;
   let clipped = 0;
