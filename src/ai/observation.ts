@@ -9,7 +9,7 @@ import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY, type GameState, type GameView } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { collectPlacements } from '../core/board.js';
-import { observe } from '../core/engine/observe.js';
+import { observedView } from '../core/engine/observe.js';
 import { projectedScores } from '../core/engine/query.js';
 import { isChanceNode } from './chance.js';
 import { actionLayout, OBSERVATION_VERSION, type BoardWindow } from './layout.js';
@@ -586,7 +586,8 @@ export function writeVector(
   out[v + 5] = step.kind !== 'game-over' && step.player === player ? 1 : 0;
   v += 6;
   // Projected scores run the modules' final scoring: on the player's own view when a module hides something.
-  const view = L.hides && 'rng' in state ? observe(rules, state as Immutable<GameState>, player) : state;
+  // (`observedView`: the view without copying what it shares with the state.)
+  const view = L.hides && 'rng' in state ? observedView(rules, state as Immutable<GameState>, player) : state;
   const projected = projectedScores(rules, view);
   for (let j = 0; j < P; j++) {
     const p = (player + j) % P;

@@ -4,6 +4,7 @@
 import type { GameState } from '../state.js';
 import type { Ruleset } from '../ruleset.js';
 import type { Immutable } from '../types.js';
+import { cloneJson } from './clone.js';
 
 /**
  * A player's view of a game: the state without the seed and the random generator, which
@@ -53,4 +54,26 @@ export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: num
     if (e.observe !== undefined && Object.hasOwn(visible.ext, e.id)) visible.ext[e.id] = e.observe(visible.ext[e.id], viewer);
   }
   return { ...visible, viewer };
+}
+
+/**
+ * What `viewer` may see of a state, for reading only: what {@link observe} returns, but sharing
+ * the state's arrays and records instead of copying them all through JSON; only the slices of the
+ * modules that hide something are copied, then observed. It aliases the state, so it must never
+ * be written to or leave the library: the vector observations read their projected scores from
+ * it (in The Castle, `observe`'s copy was 60 percent of a vector step). @internal
+ */
+export function observedView(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Immutable<Observation> {
+  const { seed: _seed, rng: _rng, ...visible } = state;
+  let ext: Record<string, unknown> = {};
+  // Another ruleset's slices are not copied at all, as in `observe`.
+  if (state.ruleset === rules.id) {
+    ext = visible.ext as Record<string, unknown>;
+    for (const e of rules.expansions) {
+      if (e.observe === undefined || !Object.hasOwn(ext, e.id)) continue;
+      if (ext === visible.ext) ext = { ...ext };
+      ext[e.id] = e.observe(cloneJson(ext[e.id]), viewer);
+    }
+  }
+  return { ...visible, ext, viewer } as Immutable<Observation>;
 }
