@@ -11,25 +11,24 @@
  *
  * Run with `npm run test:browser`; MEEPLEKIT_CHROMIUM names another Chromium binary.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyMove, createRandomSource, createRuleset, greedyBot, isLegal, newGame, type GameState, type Move } from '../../src/index.js';
 import { searchBot } from '../../src/bots/index.js';
 import { IMPORT_PATHS } from '../docs-snippets/compile.js';
+import { launchChromium, serveDirectory } from './chromium.js';
 
 // The few browser names the callbacks given to page.evaluate use (the project's TypeScript setup
 // has no DOM library, and should not get one for src/).
 declare function requestAnimationFrame(callback: (now: number) => void): number;
 declare const document: { getElementById(id: string): { readonly textContent: string | null } | null };
 
-const CHROMIUM = process.env['MEEPLEKIT_CHROMIUM'] ?? '/usr/bin/chromium';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const example = join(root, 'examples/browser-bot');
 const rules = (() => {
@@ -141,7 +140,6 @@ describe.skipIf(!enabled)('the search bot in a Web Worker (examples/browser-bot)
   const requests: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set MEEPLEKIT_CHROMIUM`);
     dir = mkdtempSync(join(tmpdir(), 'meeplekit-bot-worker-'));
     // The package's names resolve to the sources, through the paths of a tsconfig that extends the project's.
     const paths = Object.fromEntries(Object.entries(IMPORT_PATHS).map(([name, file]) => [name, [join(root, file)]]));
@@ -159,19 +157,8 @@ describe.skipIf(!enabled)('the search bot in a Web Worker (examples/browser-bot)
       logLevel: 'silent',
     });
     copyFileSync(join(example, 'index.html'), join(out, 'index.html'));
-    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
-    server = createServer((req, res) => {
-      const file = join(out, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/$/, '/index.html'));
-      if (!file.startsWith(out) || !existsSync(file) || types[extname(file)] === undefined) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': types[extname(file)]! }).end(readFileSync(file));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    ({ server, origin } = await serveDirectory(out));
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);

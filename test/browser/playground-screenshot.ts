@@ -9,28 +9,20 @@
  *
  * MEEPLEKIT_CHROMIUM names another Chromium binary (default /usr/bin/chromium).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { buildPlayground } from '../../scripts/build-playground.js';
+import { launchChromium, serveDirectory } from './chromium.js';
 
 declare const document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
 
 const outDir = process.argv[2] ?? 'docs/images';
 const dir = mkdtempSync(join(tmpdir(), 'meeplekit-playground-shot-'));
 const built = await buildPlayground(dir);
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((req, res) => {
-  const file = join(built.dir, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/$/, '/index.html'));
-  if (!file.startsWith(built.dir) || !existsSync(file) || types[extname(file)] === undefined) return void res.writeHead(404).end();
-  res.writeHead(200, { 'content-type': types[extname(file)]! }).end(readFileSync(file));
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const browser = await chromium.launch({ executablePath: process.env['MEEPLEKIT_CHROMIUM'] ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const { server, origin } = await serveDirectory(built.dir);
+const browser = await launchChromium();
 
 /** Plays by clicks until `moves` moves are played and the human places a tile. */
 async function playTo(page: Page, moves: number): Promise<void> {

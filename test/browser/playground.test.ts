@@ -9,12 +9,11 @@
  * Run with `npx vitest run --config vitest.browser.config.ts test/browser/playground.test.ts`;
  * MEEPLEKIT_CHROMIUM names another Chromium binary.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuleset, parseState, type Expansion, type GameState } from '../../src/index.js';
 import { castle } from '../../src/games/castle/entry.js';
@@ -25,6 +24,7 @@ import { river } from '../../src/expansions/river/index.js';
 import { shrines } from '../../src/expansions/shrines/index.js';
 import { tower } from '../../src/expansions/tower/index.js';
 import { buildPlayground } from '../../scripts/build-playground.js';
+import { launchChromium, serveDirectory } from './chromium.js';
 
 declare function requestAnimationFrame(callback: (now: number) => void): number;
 declare const localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; clear(): void };
@@ -54,7 +54,6 @@ const MODULES: Record<string, () => Expansion> = {
   shrines: () => shrines(),
 };
 
-const CHROMIUM = process.env['MEEPLEKIT_CHROMIUM'] ?? '/usr/bin/chromium';
 const enabled = process.env['MEEPLEKIT_BROWSER_TESTS'] === '1';
 const ALL = ['river', 'king-robber', 'tower', 'princess-dragon', 'count', 'shrines'];
 
@@ -74,21 +73,10 @@ describe.skipIf(!enabled)('the playground in Chromium', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set MEEPLEKIT_CHROMIUM`);
     dir = mkdtempSync(join(tmpdir(), 'meeplekit-playground-'));
     const built = await buildPlayground(dir);
-    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-    server = createServer((req, res) => {
-      const file = join(built.dir, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/$/, '/index.html'));
-      if (!file.startsWith(built.dir) || !existsSync(file) || types[extname(file)] === undefined) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': types[extname(file)]! }).end(readFileSync(file));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    ({ server, origin } = await serveDirectory(built.dir));
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);

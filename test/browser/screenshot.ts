@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { runPlay } from '../../src/cli/play.js';
 import { runRender } from '../../src/cli/render.js';
+import { launchChromium } from './chromium.js';
 
 const out = process.argv[2] ?? 'docs/images/viewer.png';
 const dir = mkdtempSync(join(tmpdir(), 'meeplekit-shot-'));
@@ -25,7 +25,7 @@ try {
   // Open at the position after turn 40.
   const rendered = await runRender(['replay', replayFile, '--html', '--turn', '40', '--out', html]);
   if (rendered.code !== 0) throw new Error(rendered.stderr);
-  const browser = await chromium.launch({ executablePath: process.env['MEEPLEKIT_CHROMIUM'] ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1040, height: 640 } });
     await page.goto(pathToFileURL(html).href);

@@ -9,16 +9,17 @@
  *
  * Run with `npm run test:browser`; MEEPLEKIT_CHROMIUM names another Chromium binary.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applyMove, createRuleset, newGame, replay, type GameState, type Replay } from '../../src/index.js';
 import { CLI_EXPANSIONS, gameByName } from '../../src/cli/expansions.js';
 import { runPlay } from '../../src/cli/play.js';
 import { runRender } from '../../src/cli/render.js';
+import { launchChromium } from './chromium.js';
 
 // The callbacks given to page.evaluate run in the page: these are the few DOM names they use
 // (the project's TypeScript setup has no DOM library, and should not get one for src/).
@@ -36,7 +37,6 @@ declare const document: PageElement & {
   getElementById(id: string): PageElement | null;
 };
 
-const CHROMIUM = process.env['MEEPLEKIT_CHROMIUM'] ?? '/usr/bin/chromium';
 
 interface Game {
   readonly name: string;
@@ -119,10 +119,8 @@ const enabled = process.env['MEEPLEKIT_BROWSER_TESTS'] === '1';
 
 describe.skipIf(!enabled)('the replay viewer in Chromium', () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium) or set MEEPLEKIT_CHROMIUM`);
     dir = mkdtempSync(join(tmpdir(), 'meeplekit-viewer-'));
-    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
