@@ -6,8 +6,7 @@
  * the state it reads, and that the flag is taken only when every module gives it.
  */
 import { describe, expect, test } from 'vitest';
-import { createRuleset, observe, projectedScores, type Expansion, type GameState, type Ruleset } from '../src/index.js';
-import { cloneState } from '../src/core/engine/clone.js';
+import { createRuleset, observe, projectedScores, type Expansion, type Ruleset } from '../src/index.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
@@ -16,16 +15,8 @@ import { tower } from '../src/expansions/tower/index.js';
 import { castle } from '../src/games/castle/entry.js';
 import { byDepth } from './depth.js';
 import { canon, must, playGame } from './helpers.js';
-
-/** The projected scores as they were always computed: the final scorings on a whole copy. */
-function onACopy(rules: Ruleset, state: GameState): number[] {
-  if (state.step.kind === 'game-over') return [...state.scores];
-  const s = cloneState({ ...state, seed: '', rng: [] });
-  const ctx = { rules, state: s, emit: null };
-  rules.game.finalScoring(ctx);
-  for (const h of rules.hooks.finalScoring) h(ctx);
-  return s.scores;
-}
+// The projected scores as they were always computed: the final scorings on a whole copy.
+import { projectedScores as onACopy } from './fixtures/observation-oracle.js';
 
 const configs: [name: string, rules: Ruleset, addsOnly: boolean][] = [
   ['classic', must(createRuleset({ game: 'classic' })), true],
