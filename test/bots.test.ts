@@ -23,7 +23,7 @@ import { tower } from '../src/expansions/tower/index.js';
 import { byDepth } from './depth.js';
 import { must } from './helpers.js';
 import { reachable } from './import-graph.js';
-import { heldValues } from '../src/bots/search.js';
+import { createSearch, heldValues } from '../src/bots/search.js';
 import { resolveOptions } from '../src/bots/levels.js';
 import { IMPORT_PATHS } from './docs-snippets/compile.js';
 
@@ -259,6 +259,37 @@ describe('what each level evaluates', () => {
   ])('%j: %d searches, rollout %d, %d points a follower in hand', (options, iterations, rollout, followerValue) => {
     const b = must(resolveOptions(options));
     expect([b.iterations, b.rollout, b.followerValue]).toEqual([iterations, rollout, followerValue]);
+  });
+
+  // docs/design.md, "Bots" (fifth round): in The Castle, level 5's rollouts play on to the end of
+  // the game, with 6,000 searches a decision (a rollout to the end costs about twice as much).
+  const castleRules = must(createRuleset({ game: castle() }));
+  const classicRules = must(createRuleset({ game: 'classic' }));
+  /** The placement with the most candidates in a greedy game. */
+  const widest = (rules: Ruleset): GameState => {
+    let state = must(newGame(rules, { players: 2, seed: 'to-the-end' }));
+    const bot = greedyBot(createRandomSource('to-the-end'));
+    let best = state;
+    while (state.step.kind !== 'game-over') {
+      if (state.step.kind === 'place-tile' && legalMoves(rules, state).length > legalMoves(rules, best).length) best = state;
+      state = must(applyMove(rules, state, bot(rules, state))).state;
+    }
+    return best;
+  };
+  test.each([
+    ['The Castle', { level: 5 }, 6000, Infinity],
+    ['The Castle', { level: 5, iterations: 50 }, 50, Infinity],
+    ['The Castle', { level: 5, timeMs: 100 }, Infinity, Infinity],
+    ['The Castle', { level: 4 }, 2000, 12],
+    ['classic', { level: 5 }, 12000, 12],
+  ])('%s, %j: %d searches, rollout %d', (game, options, iterations, rollout) => {
+    const rules = game === 'classic' ? classicRules : castleRules;
+    const state = widest(rules);
+    const search = must(createSearch(rules, state, options));
+    // A level's own budget is capped at 200 searches a candidate.
+    const capped = 'iterations' in options || 'timeMs' in options ? iterations : Math.min(iterations, 200 * legalMoves(rules, state).length);
+    expect(legalMoves(rules, state).length).toBeGreaterThan(10);
+    expect([search.budget.iterations, search.budget.rollout]).toEqual([capped, rollout]);
   });
 });
 

@@ -36,6 +36,15 @@ export interface LevelSpec {
    * game, falling with the share of tiles left to nothing at the end (0: projected scores alone).
    */
   readonly followerValue: number;
+  /**
+   * Games (by their id, `rules.game.game`) in which the level's rollouts play on to the end of the
+   * game instead of `rollout` plies, with `iterations` searches a decision instead of the level's
+   * (a rollout to the end costs about twice as much). Level 5 in The Castle: there a position's
+   * projected scores misjudge what the end of the game scores (the keep's empty area, the tokens
+   * kept for the end), and rollouts to the end won 6 games of 7 against the same search with
+   * 12-ply rollouts at 2,000 searches (docs/design.md, "Bots"). Absent: `rollout` everywhere.
+   */
+  readonly toTheEnd?: { readonly games: readonly string[]; readonly iterations: number };
 }
 
 /**
@@ -49,7 +58,7 @@ export interface LevelSpec {
  * ```ts
  * import { LEVEL_SPECS } from 'meeplekit/bots';
  *
- * console.log(LEVEL_SPECS[5]); // { iterations: 12000, rollout: 12, followerValue: 2 }
+ * console.log(LEVEL_SPECS[3]); // { iterations: 500, rollout: 8, followerValue: 0 }
  * ```
  */
 export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
@@ -57,7 +66,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
   2: { iterations: 120, rollout: 4, followerValue: 0 },
   3: { iterations: 500, rollout: 8, followerValue: 0 },
   4: { iterations: 2000, rollout: 12, followerValue: 0 },
-  5: { iterations: 12_000, rollout: 12, followerValue: 2 },
+  5: { iterations: 12_000, rollout: 12, followerValue: 2, toTheEnd: { games: ['castle'], iterations: 6_000 } },
 };
 
 /** Options of {@link searchBot}, {@link think} and {@link analyse}. */
@@ -86,6 +95,8 @@ export interface Budget {
   readonly timeMs: number;
   readonly rollout: number;
   readonly followerValue: number;
+  /** The level's games with rollouts to the end (see {@link LevelSpec.toTheEnd}), or null. */
+  readonly toTheEnd: LevelSpec['toTheEnd'] | null;
   readonly seed: string;
   readonly maxNodes: number;
   /** Whether the iterations are the level's (then a decision with few candidates takes fewer). */
@@ -114,5 +125,5 @@ export function resolveOptions(options: unknown): Result<Budget, BotError> {
   const timeMs = (o['timeMs'] as number | undefined) ?? Infinity;
   // The level's iterations bound the search unless the caller set a budget of their own.
   const iterations = (o['iterations'] as number | undefined) ?? (o['timeMs'] === undefined ? spec.iterations : Infinity);
-  return ok({ iterations, timeMs, rollout: spec.rollout, followerValue: spec.followerValue, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
+  return ok({ iterations, timeMs, rollout: spec.rollout, followerValue: spec.followerValue, toTheEnd: spec.toTheEnd ?? null, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
 }
