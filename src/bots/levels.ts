@@ -44,7 +44,12 @@ export interface LevelSpec {
    * kept for the end), and rollouts to the end won 6 games of 7 against the same search with
    * 12-ply rollouts at 2,000 searches (docs/design.md, "Bots"). Absent: `rollout` everywhere.
    */
-  readonly toTheEnd?: { readonly games: readonly string[]; readonly iterations: number };
+  readonly toTheEnd?: {
+    /** The games' ids (`rules.game.game`: `'castle'`). */
+    readonly games: readonly string[];
+    /** Searches a decision in those games, instead of `iterations`. */
+    readonly iterations: number;
+  };
 }
 
 /**
