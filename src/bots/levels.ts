@@ -101,7 +101,7 @@ export interface Budget {
   readonly rollout: number;
   readonly followerValue: number;
   /** The level's games with rollouts to the end (see {@link LevelSpec.toTheEnd}), or null. */
-  readonly toTheEnd: LevelSpec['toTheEnd'] | null;
+  readonly toTheEnd: NonNullable<LevelSpec['toTheEnd']> | null;
   readonly seed: string;
   readonly maxNodes: number;
   /** Whether the iterations are the level's (then a decision with few candidates takes fewer). */

@@ -75,7 +75,7 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
   // fewer searches to rank them, at most PER_CANDIDATE each.
   let b = budget.value;
   // Level 5 in The Castle: rollouts to the end, with the level's budget for them.
-  if (b.toTheEnd !== null && b.toTheEnd !== undefined && b.toTheEnd.games.includes(rules.game.game)) {
+  if (b.toTheEnd !== null && b.toTheEnd.games.includes(rules.game.game)) {
     b = { ...b, rollout: Infinity, iterations: b.fromLevel ? b.toTheEnd.iterations : b.iterations };
   }
   if (b.fromLevel) b = { ...b, iterations: Math.min(b.iterations, PER_CANDIDATE * Math.max(2, legalMoves(rules, state).length)) };

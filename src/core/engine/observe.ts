@@ -45,15 +45,8 @@ export type Observation = Omit<GameState, 'seed' | 'rng'> & {
  * ```
  */
 export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Observation {
-  // Another ruleset's modules hide parts of their slices through hooks these rules do not have:
-  // copy no slice at all rather than guess (The Castle's face-down tokens under classic rules).
-  const source = state.ruleset === rules.id ? state : { ...state, ext: {} };
-  const copy = JSON.parse(JSON.stringify(source)) as GameState;
-  const { seed: _seed, rng: _rng, ...visible } = copy;
-  for (const e of rules.expansions) {
-    if (e.observe !== undefined && Object.hasOwn(visible.ext, e.id)) visible.ext[e.id] = e.observe(visible.ext[e.id], viewer);
-  }
-  return { ...visible, viewer };
+  // The shared view (the hiding modules' slices already copied and observed), copied whole.
+  return JSON.parse(JSON.stringify(observedView(rules, state, viewer))) as Observation;
 }
 
 /**
@@ -66,7 +59,8 @@ export function observe(rules: Ruleset, state: Immutable<GameState>, viewer: num
 export function observedView(rules: Ruleset, state: Immutable<GameState>, viewer: number | null): Immutable<Observation> {
   const { seed: _seed, rng: _rng, ...visible } = state;
   let ext: Record<string, unknown> = {};
-  // Another ruleset's slices are not copied at all, as in `observe`.
+  // Another ruleset's modules hide parts of their slices through hooks these rules do not have:
+  // keep no slice at all rather than guess (The Castle's face-down tokens under classic rules).
   if (state.ruleset === rules.id) {
     ext = visible.ext as Record<string, unknown>;
     for (const e of rules.expansions) {
