@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { applyMove, createRandomSource, createRuleset, isLegal, legalMoves, newGame, type GameState, type Ruleset } from '../src/index.js';
 import { analyse, BOT_ERROR_CODES, greedyBot, moveCost, randomBot, searchBot, think, LEVELS } from '../src/bots/index.js';
 import { castle } from '../src/games/castle/entry.js';
@@ -23,7 +23,8 @@ import { tower } from '../src/expansions/tower/index.js';
 import { byDepth } from './depth.js';
 import { must } from './helpers.js';
 import { reachable } from './import-graph.js';
-import { createSearch, heldValues } from '../src/bots/search.js';
+import { createSearch, heldValues, iterate } from '../src/bots/search.js';
+import { createResearchSimulator, type ResearchSimulator } from '../src/ai/index.js';
 import { resolveOptions } from '../src/bots/levels.js';
 import { IMPORT_PATHS } from './docs-snippets/compile.js';
 
@@ -290,6 +291,31 @@ describe('what each level evaluates', () => {
     const capped = 'iterations' in options || 'timeMs' in options ? iterations : Math.min(iterations, 200 * legalMoves(rules, state).length);
     expect(legalMoves(rules, state).length).toBeGreaterThan(10);
     expect([search.budget.iterations, search.budget.rollout]).toEqual([capped, rollout]);
+  });
+
+  // A rollout to the end is the simulator's playout (the same random game as a decision at a
+  // time, in about 0.6 times the time: docs/design.md, "Bots", sixth round); a rollout of a few
+  // plies never calls it.
+  test.each([
+    ['The Castle', { level: 5, iterations: 40 }, 40],
+    ['classic', { level: 5, iterations: 40 }, 0],
+  ])('%s, %j: %d playouts', (game, options, playouts) => {
+    const rules = game === 'classic' ? classicRules : castleRules;
+    let state = must(newGame(rules, { players: 2, seed: 'playouts' }));
+    const bot = greedyBot(createRandomSource('playouts'));
+    while (state.step.kind !== 'place-tile' || state.tiles.length < 8) state = must(applyMove(rules, state, bot(rules, state))).state;
+    const search = must(createSearch(rules, state, options));
+    const simulator = Object.getPrototypeOf(createResearchSimulator(rules, state)) as ResearchSimulator;
+    const spy = vi.spyOn(simulator, 'playout');
+    let calls: number;
+    try {
+      iterate(search, 40);
+      calls = spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(search.iterations).toBe(40);
+    expect(calls).toBe(playouts);
   });
 });
 

@@ -208,7 +208,9 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
     path.push(node);
   }
   // Rollout: a few random decisions, then the projected scores (what a game ending now would give)
-  // and the followers still in hand.
+  // and the followers still in hand; or, to the end (The Castle), the simulator's own playout,
+  // which draws the same random game at about 0.6 times the time of a decision at a time.
+  if (search.budget.rollout === Infinity && !sim.isTerminal()) sim.playout(random);
   for (let d = 0; d < search.budget.rollout && !sim.isTerminal(); ) {
     if (!sim.isChanceNode()) d++;
     sim.applyRandom(random);
