@@ -81,5 +81,8 @@ for (let g = 0; g < Number(args.games); g++) {
     state = next.value.state;
   }
 }
-const result = { game: rules.id, expansions: ids, players: Number(args.players), level, budget: LEVEL_SPECS[level].iterations, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest), placements: { decisions: place.decisions, iterationsPerSecond: Math.round((place.iterations / place.ms) * 1000), meanMs: Math.round(place.ms / place.decisions) } };
+// The level's searches a decision in this game (The Castle's rollouts to the end have their own).
+const spec = LEVEL_SPECS[level];
+const levelBudget = spec.toTheEnd !== undefined && spec.toTheEnd.games.includes(rules.game.game) ? spec.toTheEnd.iterations : spec.iterations;
+const result = { game: rules.id, expansions: ids, players: Number(args.players), level, budget: levelBudget, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest), placements: { decisions: place.decisions, iterationsPerSecond: Math.round((place.iterations / place.ms) * 1000), meanMs: Math.round(place.ms / place.decisions) } };
 console.log(args.json ? JSON.stringify(result) : `bots: level ${level} in ${result.players}-player ${result.game}: ${result.iterationsPerSecond} iterations/s, ${result.meanMsPerDecision} ms a decision (slowest ${result.slowestMs} ms) over ${decisions} decisions; tile placements alone: ${result.placements.iterationsPerSecond} iterations/s, ${result.placements.meanMs} ms each over ${place.decisions}`);
