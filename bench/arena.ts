@@ -22,6 +22,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import { build } from 'esbuild';
 import { createRuleset, type Bot, type Ruleset } from '../src/index.js';
 import { namedBot, runArena, type ArenaEntrant } from '../src/bots/index.js';
@@ -32,7 +33,7 @@ import { princessDragon } from '../src/expansions/princess-dragon/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchOptions(import.meta.url, () => parseArgs({
   options: {
     config: { type: 'string', default: 'classic2' },
     bots: { type: 'string', default: 'level:5,greedy' },
@@ -41,7 +42,7 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
   },
-});
+}));
 
 const CONFIGS: Record<string, () => [Ruleset, number]> = {
   classic2: () => [must(createRuleset({ game: 'classic' })), 2],

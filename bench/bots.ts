@@ -12,6 +12,7 @@
  * the Princess and the Dragon, the Shrines and the Tower: the River and the Count exclude each other).
  */
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import { applyMove, createRandomSource, createRuleset, greedyBot, newGame, type GameState } from '../src/index.js';
 import { castle } from '../src/games/castle/entry.js';
 import { count } from '../src/expansions/count/index.js';
@@ -24,7 +25,7 @@ import type { Expansion } from '../src/core/expansion.js';
 import { LEVEL_SPECS, type Level } from '../src/bots/levels.js';
 import { createSearch, runSearch } from '../src/bots/search.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchOptions(import.meta.url, () => parseArgs({
   options: {
     level: { type: 'string', default: '5' },
     games: { type: 'string', default: '3' },
@@ -34,7 +35,7 @@ const { values: args } = parseArgs({
     expansions: { type: 'string', default: '' },
     json: { type: 'boolean', default: false },
   },
-});
+}));
 const level = Number(args.level) as Level;
 const MODULES: Record<string, () => Expansion> = { count, 'king-robber': kingRobber, 'princess-dragon': princessDragon, river, shrines, tower };
 const ids = args.expansions === 'six' ? ['count', 'king-robber', 'princess-dragon', 'shrines', 'tower'] : args.expansions.split(',').filter((s) => s !== '');

@@ -13,6 +13,7 @@
  * is required); typed-array buffers outside the heap are not counted.
  */
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import { applyMove, createRandomSource, createRuleset, legalMoves, newGame, type GameState } from '../src/index.js';
 import { createResearchSimulator, newInitialState, type ResearchSimulator } from '../src/ai/index.js';
 
@@ -22,7 +23,7 @@ if (gc === undefined) {
   process.exit(2);
 }
 const collect: () => void = gc;
-const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+const { values } = benchOptions(import.meta.url, () => parseArgs({ options: { json: { type: 'boolean', default: false } } }));
 
 const made = createRuleset({ game: 'classic' });
 if (!made.ok) throw new Error(made.error.message);

@@ -11,9 +11,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import { measure, type RenderViewFigures } from './render-view-core.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, browser: { type: 'boolean', default: false } } });
+const { values } = benchOptions(import.meta.url, () => parseArgs({ options: { runs: { type: 'string', default: '7' }, browser: { type: 'boolean', default: false } } }));
 const runs = Math.max(1, Number(values.runs));
 
 async function inChromium(): Promise<RenderViewFigures> {

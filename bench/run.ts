@@ -15,6 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import {
   applyMove,
   createRandomSource,
@@ -29,7 +30,7 @@ import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
 import { createResearchSimulator as createResearch, type ResearchSimulator } from '../src/ai/index.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
 
-const { values } = parseArgs({
+const { values } = benchOptions(import.meta.url, () => parseArgs({
   options: {
     json: { type: 'boolean', default: false },
     seconds: { type: 'string', default: '2' },
@@ -40,7 +41,7 @@ const { values } = parseArgs({
     // The expansions' ratios to classic-2p, in this many pairs of processes (see above).
     pairs: { type: 'string' },
   },
-});
+}));
 const budget = Number(values.seconds) * 1000;
 
 interface Row {

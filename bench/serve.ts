@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import { createRandomSource } from '../src/index.js';
 import { frameQueue } from '../src/serve/transport.js';
 import { LIMITS } from '../src/serve/request.js';
@@ -28,7 +29,7 @@ import { LIMITS } from '../src/serve/request.js';
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) if (argv[i] === '--observations' && (i + 1 === argv.length || argv[i + 1]!.startsWith('--'))) argv.splice(i + 1, 0, 'float32');
 
-const { values } = parseArgs({
+const { values } = benchOptions(import.meta.url, () => parseArgs({
   args: argv,
   options: {
     batch: { type: 'string', default: '256' },
@@ -46,7 +47,7 @@ const { values } = parseArgs({
     actions: { type: 'string', default: 'b64' },
     json: { type: 'boolean', default: false },
   },
-});
+}));
 const batch = Number(values.batch);
 const inflight = Number(values.inflight);
 if (!['list', 'dense', 'packed'].includes(values.masks)) throw new Error('--masks list, packed or dense: the random agent needs the legal actions');

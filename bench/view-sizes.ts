@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
+import { benchOptions } from './options.js';
 import { enablePatches, produceWithPatches, type Draft } from 'immer';
 import {
   applyMove,
@@ -33,7 +34,7 @@ import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import { castle } from '../src/games/castle/entry.js';
 
-const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+const { values } = benchOptions(import.meta.url, () => parseArgs({ options: { json: { type: 'boolean', default: false } } }));
 
 function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
   if (!r.ok) throw new Error(r.error.message);
