@@ -262,8 +262,9 @@ describe('what each level evaluates', () => {
     expect([b.iterations, b.rollout, b.followerValue]).toEqual([iterations, rollout, followerValue]);
   });
 
-  // docs/design.md, "Bots" (fifth round): in The Castle, level 5's rollouts play on to the end of
-  // the game, with 6,000 searches a decision (a rollout to the end costs about twice as much).
+  // docs/design.md, "Bots" (fifth and sixth rounds): in The Castle, the rollouts of levels 3 to 5
+  // play on to the end of the game, with 250, 1,000 and 10,000 searches a decision; levels 1 and 2
+  // keep their short rollouts (60 rollouts to the end lost to level 1).
   const castleRules = must(createRuleset({ game: castle() }));
   const classicRules = must(createRuleset({ game: 'classic' }));
   /** The placement with the most candidates in a greedy game. */
@@ -278,10 +279,14 @@ describe('what each level evaluates', () => {
     return best;
   };
   test.each([
-    ['The Castle', { level: 5 }, 6000, Infinity],
+    ['The Castle', { level: 5 }, 10_000, Infinity],
     ['The Castle', { level: 5, iterations: 50 }, 50, Infinity],
     ['The Castle', { level: 5, timeMs: 100 }, Infinity, Infinity],
-    ['The Castle', { level: 4 }, 2000, 12],
+    ['The Castle', { level: 4 }, 1000, Infinity],
+    ['The Castle', { level: 3 }, 250, Infinity],
+    ['The Castle', { level: 2 }, 120, 4],
+    ['The Castle', { level: 1 }, 24, 2],
+    ['classic', { level: 4 }, 2000, 12],
     ['classic', { level: 5 }, 12000, 12],
   ])('%s, %j: %d searches, rollout %d', (game, options, iterations, rollout) => {
     const rules = game === 'classic' ? classicRules : castleRules;

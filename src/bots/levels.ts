@@ -38,11 +38,12 @@ export interface LevelSpec {
   readonly followerValue: number;
   /**
    * Games (by their id, `rules.game.game`) in which the level's rollouts play on to the end of the
-   * game instead of `rollout` plies, with `iterations` searches a decision instead of the level's
-   * (a rollout to the end costs about twice as much). Level 5 in The Castle: there a position's
-   * projected scores misjudge what the end of the game scores (the keep's empty area, the tokens
-   * kept for the end), and rollouts to the end won 6 games of 7 against the same search with
-   * 12-ply rollouts at 2,000 searches (docs/design.md, "Bots"). Absent: `rollout` everywhere.
+   * game instead of `rollout` plies, with `iterations` searches a decision instead of the level's.
+   * Levels 3 to 5 in The Castle: there a position's projected scores misjudge what the end of the
+   * game scores (the keep's empty area, the tokens kept for the end); rollouts to the end won 6
+   * games of 7 against the same search with 12-ply rollouts at 2,000 searches, and with them each
+   * of levels 3 to 5 beats the one below in at least 70% of games (docs/design.md, "Bots"). Level
+   * 2 keeps its short rollouts: 60 rollouts to the end lost to level 1. Absent: `rollout` everywhere.
    */
   readonly toTheEnd?: {
     /** The games' ids (`rules.game.game`: `'castle'`). */
@@ -63,15 +64,15 @@ export interface LevelSpec {
  * ```ts
  * import { LEVEL_SPECS } from 'meeplekit/bots';
  *
- * console.log(LEVEL_SPECS[3]); // { iterations: 500, rollout: 8, followerValue: 0 }
+ * console.log(LEVEL_SPECS[2]); // { iterations: 120, rollout: 4, followerValue: 0 }
  * ```
  */
 export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
   1: { iterations: 24, rollout: 2, followerValue: 0 },
   2: { iterations: 120, rollout: 4, followerValue: 0 },
-  3: { iterations: 500, rollout: 8, followerValue: 0 },
-  4: { iterations: 2000, rollout: 12, followerValue: 0 },
-  5: { iterations: 12_000, rollout: 12, followerValue: 2, toTheEnd: { games: ['castle'], iterations: 6_000 } },
+  3: { iterations: 500, rollout: 8, followerValue: 0, toTheEnd: { games: ['castle'], iterations: 250 } },
+  4: { iterations: 2000, rollout: 12, followerValue: 0, toTheEnd: { games: ['castle'], iterations: 1000 } },
+  5: { iterations: 12_000, rollout: 12, followerValue: 2, toTheEnd: { games: ['castle'], iterations: 10_000 } },
 };
 
 /** Options of {@link searchBot}, {@link think} and {@link analyse}. */
