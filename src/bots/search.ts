@@ -74,7 +74,7 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
   // A level's budget is its most: a decision with few candidates (most follower decisions) needs
   // fewer searches to rank them, at most PER_CANDIDATE each.
   let b = budget.value;
-  // Level 5 in The Castle: rollouts to the end, with the level's budget for them.
+  // Levels 3 to 5 in The Castle: rollouts to the end, with the level's budget for them.
   if (b.toTheEnd !== null && b.toTheEnd.games.includes(rules.game.game)) {
     b = { ...b, rollout: Infinity, iterations: b.fromLevel ? b.toTheEnd.iterations : b.iterations };
   }
@@ -275,7 +275,8 @@ export function runSearch(search: Search): void {
  * order, and in The Castle the face-down tokens, made up anew; never the real ones), descends
  * the tree by UCB1 for whoever decides at each node (the Count's and the dragon's decisions,
  * captures and ransoms too), samples tile draws by their probabilities, adds one node, plays a
- * few random decisions and scores the position by its projected scores, with each follower still
+ * few random decisions (in The Castle, from level 3 up, a random game to the end) and scores the
+ * position by its projected scores, with each follower still
  * in supply worth up to 2 points (falling with the tiles left). Each player's reward is
  * a logistic curve of their score difference to their best opponent (0.5 when level, 0.73 ten
  * points ahead): it maximises its own result in games of 2 to 5 players alike. It plays the most
