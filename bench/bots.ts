@@ -22,7 +22,7 @@ import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import type { Expansion } from '../src/core/expansion.js';
-import { LEVEL_SPECS, type Level } from '../src/bots/levels.js';
+import { resolveOptions, type Level } from '../src/bots/levels.js';
 import { createSearch, runSearch } from '../src/bots/search.js';
 
 const { values: args } = benchOptions(import.meta.url, () => parseArgs({
@@ -83,7 +83,8 @@ for (let g = 0; g < Number(args.games); g++) {
   }
 }
 // The level's searches a decision in this game (The Castle's rollouts to the end have their own).
-const spec = LEVEL_SPECS[level];
-const levelBudget = spec.toTheEnd !== undefined && spec.toTheEnd.games.includes(rules.game.game) ? spec.toTheEnd.iterations : spec.iterations;
+const settled = resolveOptions({ level }, rules.game.game);
+if (!settled.ok) throw new Error(settled.error.message);
+const levelBudget = settled.value.iterations;
 const result = { game: rules.id, expansions: ids, players: Number(args.players), level, budget: levelBudget, decisions, iterationsPerSecond: Math.round((iterations / ms) * 1000), meanMsPerDecision: Math.round(ms / decisions), slowestMs: Math.round(slowest), placements: { decisions: place.decisions, iterationsPerSecond: Math.round((place.iterations / place.ms) * 1000), meanMs: Math.round(place.ms / place.decisions) } };
 console.log(args.json ? JSON.stringify(result) : `bots: level ${level} in ${result.players}-player ${result.game}: ${result.iterationsPerSecond} iterations/s, ${result.meanMsPerDecision} ms a decision (slowest ${result.slowestMs} ms) over ${decisions} decisions; tile placements alone: ${result.placements.iterationsPerSecond} iterations/s, ${result.placements.meanMs} ms each over ${place.decisions}`);

@@ -170,6 +170,16 @@ describe('serve: bot refusals', () => {
     c.ok({ op: 'bot', state_id: 's1', level: 5, iterations: 200 });
   });
 
+  test('the limit is checked against the level\'s budget in the state\'s game: level 3 searches 250 times in The Castle, 500 in classic', () => {
+    const c = setUp({ ...TEST_CONFIG, limits: { botIterations: 250 } });
+    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 500 times/);
+    const castle = c.ok({ op: 'make_game', game: 'castle' })['game_id'];
+    const s = c.ok({ op: 'new_state', game_id: castle, seed: 'bot', initial: 'drawn' })['state_id'];
+    const r = c.ok({ op: 'bot', state_id: s, level: 3 });
+    expect(r['iterations']).toBeLessThanOrEqual(250);
+    expect(c.refused({ op: 'bot', state_id: s, level: 4 }, 'protocol/too-large').message).toMatch(/level 4 searches up to 1000 times/);
+  });
+
   test('--max-bot-ms stops any search: the best move found so far, cut_short', () => {
     const c = setUp({ ...TEST_CONFIG, limits: { botMs: 30 } });
     const r = c.ok({ op: 'bot', state_id: 's1', iterations: LIMITS.botIterations });

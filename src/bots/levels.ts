@@ -101,8 +101,6 @@ export interface Budget {
   readonly timeMs: number;
   readonly rollout: number;
   readonly followerValue: number;
-  /** The level's games with rollouts to the end (see {@link LevelSpec.toTheEnd}), or null. */
-  readonly toTheEnd: NonNullable<LevelSpec['toTheEnd']> | null;
   readonly seed: string;
   readonly maxNodes: number;
   /** Whether the iterations are the level's (then a decision with few candidates takes fewer). */
@@ -111,8 +109,13 @@ export interface Budget {
 
 const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
-/** Checks options and fills in the level's budget. @internal */
-export function resolveOptions(options: unknown): Result<Budget, BotError> {
+/**
+ * Checks options and fills in the level's budget in the game `game` (`rules.game.game`; omitted,
+ * the budget everywhere else): there, in the level's {@link LevelSpec.toTheEnd} games, rollouts
+ * play to the end (`rollout` is Infinity) with that game's searches unless the caller set a budget.
+ * @internal
+ */
+export function resolveOptions(options: unknown, game?: string): Result<Budget, BotError> {
   if (options === undefined) options = {};
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return err(botError('bots/bad-options', 'options must be an object'));
   const o = options as Record<string, unknown>;
@@ -130,6 +133,9 @@ export function resolveOptions(options: unknown): Result<Budget, BotError> {
   if (typeof seed !== 'string') return err(botError('bots/bad-options', `seed must be a string, got ${typeof seed}`));
   const timeMs = (o['timeMs'] as number | undefined) ?? Infinity;
   // The level's iterations bound the search unless the caller set a budget of their own.
-  const iterations = (o['iterations'] as number | undefined) ?? (o['timeMs'] === undefined ? spec.iterations : Infinity);
-  return ok({ iterations, timeMs, rollout: spec.rollout, followerValue: spec.followerValue, toTheEnd: spec.toTheEnd ?? null, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
+  const toTheEnd = game !== undefined && spec.toTheEnd !== undefined && spec.toTheEnd.games.includes(game) ? spec.toTheEnd : null;
+  const levelIterations = toTheEnd === null ? spec.iterations : toTheEnd.iterations;
+  const iterations = (o['iterations'] as number | undefined) ?? (o['timeMs'] === undefined ? levelIterations : Infinity);
+  const rollout = toTheEnd === null ? spec.rollout : Infinity;
+  return ok({ iterations, timeMs, rollout, followerValue: spec.followerValue, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
 }

@@ -64,7 +64,7 @@ export function stateError(rules: Ruleset, state: Immutable<GameState>): BotErro
 
 /** Starts a search of `state`'s decision, or explains why it cannot. @internal */
 export function createSearch(rules: Ruleset, state: Immutable<GameState>, options: unknown): Result<Search, BotError> {
-  const budget = resolveOptions(options);
+  const budget = resolveOptions(options, rules.game.game);
   if (!budget.ok) return budget;
   const bad = stateError(rules, state);
   if (bad !== null) return err(bad);
@@ -74,10 +74,6 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
   // A level's budget is its most: a decision with few candidates (most follower decisions) needs
   // fewer searches to rank them, at most PER_CANDIDATE each.
   let b = budget.value;
-  // Levels 3 to 5 in The Castle: rollouts to the end, with the level's budget for them.
-  if (b.toTheEnd !== null && b.toTheEnd.games.includes(rules.game.game)) {
-    b = { ...b, rollout: Infinity, iterations: b.fromLevel ? b.toTheEnd.iterations : b.iterations };
-  }
   if (b.fromLevel) b = { ...b, iterations: Math.min(b.iterations, PER_CANDIDATE * Math.max(2, legalMoves(rules, state).length)) };
   const hidden = rules.expansions.some((e) => e.observe !== undefined);
   return ok({

@@ -12,7 +12,7 @@ import type { GameState } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { err, ok } from '../core/result.js';
 import { actionToMove, moveToAction } from '../ai/index.js';
-import { LEVEL_SPECS, type Level } from '../bots/levels.js';
+import { resolveOptions } from '../bots/levels.js';
 import { bestMove, createSearch, iterate, ranked, type Search } from '../bots/search.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
@@ -103,7 +103,9 @@ export function prepareBot(req: Request, handles: Handles, candidates: boolean):
     return refuse('protocol/too-large', `'iterations' is ${iterations}, over this server's limit of ${botIterations} (--max-bot-iterations)`);
   }
   if (iterations === undefined && timeMs === undefined) {
-    const nominal = LEVEL_SPECS[(level ?? 3) as Level].iterations;
+    // The level's searches in this game (levels 3 to 5 search fewer times in The Castle).
+    const settled = resolveOptions({ level: level ?? 3 }, game.rules.game.game);
+    const nominal = settled.ok ? settled.value.iterations : Infinity;
     if (nominal > botIterations) {
       return refuse('protocol/too-large', `level ${String(level ?? 3)} searches up to ${nominal} times, over this server's limit of ${botIterations} (--max-bot-iterations): a lower level, or fewer 'iterations'`);
     }
