@@ -1,11 +1,16 @@
-"""The vector environment: batches, steps, auto-reset, reproducibility."""
+"""The vector environment: batches, steps, auto-reset, reproducibility; and the example
+bench_vector.py, briefly, on one and on two servers."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import io
 import random
+import shlex
 import unittest
 
-from _support import ServerTestCase
+from _support import CLIENT, ServerTestCase, serve_command
 
 from meeplekit_client import HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, VectorEnv
 
@@ -190,6 +195,29 @@ class VectorTest(ServerTestCase):
         self.assertEqual(caught.exception.code, "options/seed")
         self.assertIn("seeds[1]", caught.exception.message)
         self.assertEqual(self.server.request("stats")["handles"], handles)
+
+
+class BenchExampleTest(unittest.TestCase):
+    def run_bench(self, *args):
+        path = CLIENT / "examples" / "bench_vector.py"
+        spec = importlib.util.spec_from_file_location("bench_vector", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        command = serve_command()
+        command = command if isinstance(command, str) else shlex.join(command)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = module.main(["--envs", "8", "--seconds", "0.3", "--serve", command, *args])
+        self.assertEqual(code, 0)
+        return out.getvalue()
+
+    def test_one_server(self):
+        self.assertRegex(self.run_bench(), r"8 random agents, 1 VectorEnv\(8, classic, masks='list'.*in flight: [\d,]+ actions/s")
+
+    def test_two_servers_two_in_flight_each(self):
+        out = self.run_bench("--servers", "2", "--inflight", "2", "--observations", "compact", "--masks", "packed")
+        self.assertRegex(out, r"8 random agents, 4 VectorEnv\(2, classic, masks='packed', observations='compact'.*in flight on 2 servers: [\d,]+ actions/s")
+        self.assertRegex(out, r"the servers were busy \d+, \d+ % of the time")
 
 
 if __name__ == "__main__":
