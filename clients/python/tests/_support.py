@@ -46,6 +46,24 @@ def serve_command():
     return [node, str(cli), "serve"]
 
 
+def run_example(name: str, args) -> tuple:
+    """Runs ``examples/<name>.py``'s ``main`` in this process against the server under test
+    (``--serve``), its output captured: (exit code, output)."""
+    import contextlib
+    import importlib.util
+    import io
+
+    spec = importlib.util.spec_from_file_location(name, CLIENT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    command = serve_command()
+    command = command if isinstance(command, str) else shlex.join(command)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = module.main([*args, "--serve", command])
+    return code, out.getvalue()
+
+
 def error_code_in_forked_child(state) -> str:
     """Serializes ``state`` in a forked child and returns the error code it got (``"none"`` if
     none): the parent's session is not the child's to use."""

@@ -5,15 +5,11 @@ TCP server; and the example ``vs_bot.py`` with a tiny budget."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import math
-import shlex
 import time
 import unittest
 
-from _support import CLIENT, ListeningServer, ScriptedPeer, ServerTestCase, relay, serve_command
+from _support import ListeningServer, ScriptedPeer, ServerTestCase, relay, run_example, serve_command
 
 from meeplekit_client import HAVE_NUMPY, Analysis, BotMove, MeepleError, Server, ServerError, VectorEnv
 
@@ -221,18 +217,9 @@ class CloseAbortsTest(unittest.TestCase):
 
 class ExampleTest(unittest.TestCase):
     def test_vs_bot_runs_with_a_tiny_budget(self):
-        path = CLIENT / "examples" / "vs_bot.py"
-        spec = importlib.util.spec_from_file_location("vs_bot", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        command = serve_command()
-        command = command if isinstance(command, str) else shlex.join(command)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            code = module.main(["--games", "2", "--iterations", "4", "--turns", "4", "--serve", command])
+        code, out = run_example("vs_bot", ["--games", "2", "--iterations", "4", "--turns", "4"])
         self.assertEqual(code, 0)
-        self.assertRegex(out.getvalue(), r"random against the bot at 4 iterations: \d+ won, \d+ drawn, \d+ lost of 2 games")
-
+        self.assertRegex(out, r"random against the bot at 4 iterations: \d+ won, \d+ drawn, \d+ lost of 2 games")
 
 if __name__ == "__main__":
     unittest.main()

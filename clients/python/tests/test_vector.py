@@ -3,14 +3,10 @@ bench_vector.py, briefly, on one and on two servers."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import random
-import shlex
 import unittest
 
-from _support import CLIENT, ServerTestCase, serve_command
+from _support import ServerTestCase, run_example
 
 from meeplekit_client import HAVE_NUMPY, TERMINAL_PLAYER, MeepleError, VectorEnv
 
@@ -199,17 +195,9 @@ class VectorTest(ServerTestCase):
 
 class BenchExampleTest(unittest.TestCase):
     def run_bench(self, *args):
-        path = CLIENT / "examples" / "bench_vector.py"
-        spec = importlib.util.spec_from_file_location("bench_vector", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        command = serve_command()
-        command = command if isinstance(command, str) else shlex.join(command)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            code = module.main(["--envs", "8", "--seconds", "0.3", "--serve", command, *args])
+        code, out = run_example("bench_vector", ["--envs", "8", "--seconds", "0.3", *args])
         self.assertEqual(code, 0)
-        return out.getvalue()
+        return out
 
     def test_one_server(self):
         self.assertRegex(self.run_bench(), r"8 random agents, 1 VectorEnv\(8, classic, masks='list'.*in flight: [\d,]+ actions/s")
