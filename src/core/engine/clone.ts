@@ -62,8 +62,12 @@ export function cloneJson<T>(v: T): T {
     }
     return out as T;
   }
+  // Own keys only: a key a host added to Object.prototype is not the data's (for...in would copy
+  // it into the clone, and follow it without end if it leads back to Object.prototype).
   const out: Record<string, unknown> = {};
-  for (const k in v) {
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     const e = (v as Record<string, unknown>)[k];
     out[k] = typeof e === 'object' && e !== null ? cloneJson(e) : e;
   }

@@ -481,9 +481,13 @@ function moveSizeError(m: Record<string, unknown>, type: string): MeepleError | 
     if (typeof v === 'string') return v.length > MOVE_LIMITS.text;
     if (typeof v !== 'object' || v === null) return false;
     if (depth >= MOVE_LIMITS.depth) return true;
-    let keys = 0;
-    for (const k in v) {
-      if (++keys > MOVE_LIMITS.keys || k.length > MOVE_LIMITS.text) return true;
+    // Own keys only (a key a host added to Object.prototype is not the move's); Object.keys lists
+    // them all at once, so the count stops no walk early, but a parsed move's keys are few anyway.
+    const keys = Object.keys(v);
+    if (keys.length > MOVE_LIMITS.keys) return true;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k.length > MOVE_LIMITS.text) return true;
       if (tooBig((v as Record<string, unknown>)[k], depth + 1)) return true;
     }
     return false;

@@ -65,7 +65,10 @@ function freezeArray(v: unknown[], base: readonly unknown[]): unknown[] {
  * the root itself is not frozen here (`applyMove` freezes it). @internal
  */
 export function shareWithBase(base: Record<string, unknown>, next: Record<string, unknown>): void {
-  for (const key in next) {
+  // Own keys only, here and below: a key a host added to Object.prototype is not the state's.
+  const keys = Object.keys(next);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const b = base[key];
     const n = next[key];
     if (b !== n) next[key] = shareUnchanged(b, n);
@@ -87,7 +90,9 @@ function shareUnchanged(base: unknown, next: unknown): unknown {
     // Merged in place, unless already frozen (applyMove deep-freezes expansion slices first).
     const out = Object.isFrozen(next) ? { ...next } : next;
     let changed = false;
-    for (const k in out) {
+    const keys = Object.keys(out);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       const v = shareUnchanged(base[k], out[k]);
       if (v !== base[k]) changed = true;
       out[k] = v;
@@ -107,8 +112,9 @@ export function deepFreeze<T>(v: T): T {
       if (typeof e === 'object' && e !== null) deepFreeze(e);
     }
   } else {
-    for (const k in v) {
-      const e: unknown = (v as Record<string, unknown>)[k];
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const e: unknown = (v as Record<string, unknown>)[keys[i]!];
       if (typeof e === 'object' && e !== null) deepFreeze(e);
     }
   }
