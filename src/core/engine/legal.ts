@@ -481,8 +481,7 @@ function moveSizeError(m: Record<string, unknown>, type: string): MeepleError | 
     if (typeof v === 'string') return v.length > MOVE_LIMITS.text;
     if (typeof v !== 'object' || v === null) return false;
     if (depth >= MOVE_LIMITS.depth) return true;
-    // Own keys only (a key a host added to Object.prototype is not the move's); Object.keys lists
-    // them all at once, so the count stops no walk early, but a parsed move's keys are few anyway.
+    // Own keys only: a key a host added to Object.prototype is not the move's.
     const keys = Object.keys(v);
     if (keys.length > MOVE_LIMITS.keys) return true;
     for (let i = 0; i < keys.length; i++) {
