@@ -1,5 +1,6 @@
 import type { GameState } from '../state.js';
 import type { Immutable } from '../types.js';
+import { hostKeys } from './own-keys.js';
 
 /**
  * A mutable copy of a state that the rules recipe may change freely: every array and record
@@ -52,24 +53,23 @@ export function cloneState(s: Immutable<GameState>): GameState {
  * spread (fast for frozen ones too, see above) and only their objects copied again: a slice's
  * lists of numbers cost no call per number. @internal
  */
-export function cloneJson<T>(v: T): T {
+export function cloneJson<T>(v: T, own: boolean = hostKeys()): T {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) {
     const out: unknown[] = [...(v as unknown[])];
     for (let i = 0; i < out.length; i++) {
       const e = out[i];
-      if (typeof e === 'object' && e !== null) out[i] = cloneJson(e);
+      if (typeof e === 'object' && e !== null) out[i] = cloneJson(e, own);
     }
     return out as T;
   }
-  // Own keys only: a key a host added to Object.prototype is not the data's (for...in would copy
-  // it into the clone, and follow it without end if it leads back to Object.prototype).
+  // Own keys only when the host's Object.prototype has keys of its own (see hostKeys): for...in
+  // would copy them into the clone, and follow one that leads back to Object.prototype without end.
   const out: Record<string, unknown> = {};
-  const keys = Object.keys(v);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+  for (const k in v) {
+    if (own && !Object.hasOwn(v, k)) continue;
     const e = (v as Record<string, unknown>)[k];
-    out[k] = typeof e === 'object' && e !== null ? cloneJson(e) : e;
+    out[k] = typeof e === 'object' && e !== null ? cloneJson(e, own) : e;
   }
   return out as T;
 }

@@ -20,6 +20,7 @@
  * time without); drafting nested records too cost a proxy, a copy and a finalizing walk each
  * (docs/benchmarks.md).
  */
+import { hostKeys } from './own-keys.js';
 
 function isPlainRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -65,13 +66,13 @@ function freezeArray(v: unknown[], base: readonly unknown[]): unknown[] {
  * the root itself is not frozen here (`applyMove` freezes it). @internal
  */
 export function shareWithBase(base: Record<string, unknown>, next: Record<string, unknown>): void {
-  // Own keys only, here and below: a key a host added to Object.prototype is not the state's.
-  const keys = Object.keys(next);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  // Own keys only, here and below, when the host's Object.prototype has keys (see hostKeys).
+  const own = hostKeys();
+  for (const key in next) {
+    if (own && !Object.hasOwn(next, key)) continue;
     const b = base[key];
     const n = next[key];
-    if (b !== n) next[key] = shareUnchanged(b, n);
+    if (b !== n) next[key] = shareUnchanged(b, n, own);
   }
 }
 
@@ -83,39 +84,41 @@ export function shareWithBase(base: Record<string, unknown>, next: Record<string
  * kept). Records with the same keys are merged field by field (in place in `next` unless it is
  * frozen); anything else that differs is adopted from `next`.
  */
-function shareUnchanged(base: unknown, next: unknown): unknown {
+function shareUnchanged(base: unknown, next: unknown, own: boolean): unknown {
   if (base === next) return base;
   if (Array.isArray(base) && Array.isArray(next)) return sameArray(base, next) ? base : freezeArray(next, base);
   if (isPlainRecord(base) && isPlainRecord(next) && sameKeys(base, next)) {
     // Merged in place, unless already frozen (applyMove deep-freezes expansion slices first).
     const out = Object.isFrozen(next) ? { ...next } : next;
     let changed = false;
-    const keys = Object.keys(out);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      const v = shareUnchanged(base[k], out[k]);
+    for (const k in out) {
+      if (own && !Object.hasOwn(out, k)) continue;
+      const v = shareUnchanged(base[k], out[k], own);
       if (v !== base[k]) changed = true;
       out[k] = v;
     }
     return changed ? Object.freeze(out) : base;
   }
-  return deepFreeze(next);
+  return deepFreeze(next, own);
 }
 
-/** Freezes a value and everything under it that is not frozen yet; returns it. @internal */
-export function deepFreeze<T>(v: T): T {
+/**
+ * Freezes a value and everything under it that is not frozen yet; returns it. `own`: walk own keys
+ * only (the host's Object.prototype has keys, see hostKeys). @internal
+ */
+export function deepFreeze<T>(v: T, own: boolean = hostKeys()): T {
   if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return v;
   Object.freeze(v);
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const e: unknown = v[i];
-      if (typeof e === 'object' && e !== null) deepFreeze(e);
+      if (typeof e === 'object' && e !== null) deepFreeze(e, own);
     }
   } else {
-    const keys = Object.keys(v);
-    for (let i = 0; i < keys.length; i++) {
-      const e: unknown = (v as Record<string, unknown>)[keys[i]!];
-      if (typeof e === 'object' && e !== null) deepFreeze(e);
+    for (const k in v) {
+      if (own && !Object.hasOwn(v, k)) continue;
+      const e: unknown = (v as Record<string, unknown>)[k];
+      if (typeof e === 'object' && e !== null) deepFreeze(e, own);
     }
   }
   return v;
