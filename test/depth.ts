@@ -2,8 +2,9 @@
  * How deep the suite tests. `npm test` runs the fast tier: every rule, module and entry point is
  * touched, the property suites at a small number of runs and the random-game sweeps over fewer
  * games and fewer expansion subsets. `npm run test:full` (`MEEPLEKIT_TEST_DEPTH=full`) runs the
- * full depth: what CI runs too, and what a change to the engine, a module or an encoding should
- * pass before it lands (CONTRIBUTING.md).
+ * full depth: what CI runs too (on the files whose cases depend on it: .ci/depth-files.mjs), and
+ * what a change to the engine, a module or an encoding should pass before it lands
+ * (CONTRIBUTING.md).
  *
  * The tier changes only how many cases run, never what a case checks: a failure of the fast tier
  * is a failure of the full one.
