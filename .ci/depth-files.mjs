@@ -1,8 +1,9 @@
 // Lists the test files whose cases depend on the test depth (test/depth.ts): the files that import
 // it, directly or through other test modules (property-suite.ts, ...), following the relative
 // imports of test/*.ts, and the files that use fast-check (test/setup.ts runs its properties 25
-// times in the fast tier, 100 in the full one). The other files run the same cases in both tiers, so CI runs them once,
-// in the fast tier, and the full tier only on these (docs/design.md, "Two test tiers").
+// times in the fast tier, 100 in the full one). The other files run the same cases in both tiers,
+// so CI runs them once, in the fast tier, and the full tier only on these (docs/design.md, "Two
+// test tiers").
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

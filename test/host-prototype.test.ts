@@ -11,17 +11,15 @@ import {
   applyMove,
   createRandomSource,
   createRuleset,
-  newGame,
   observe,
   parseState,
   randomBot,
   serializeState,
-  type GameState,
   type Ruleset,
 } from '../src/index.js';
 import { createResearchSimulator } from '../src/ai/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
-import { must } from './helpers.js';
+import { must, playGame } from './helpers.js';
 
 const KEY = '__meeplekit_host_key__';
 const HOST_VALUE = { added: 'by the host' };
@@ -50,21 +48,17 @@ function sixRules(): Ruleset {
   return must(createRuleset({ game: 'classic', expansions: SIX.map((id) => CLI_EXPANSIONS[id]!({})) }));
 }
 
-/** A seeded game of random moves, and what the engine makes of its states on the way. */
+/** A seeded game of random moves (playGame), and what the engine makes of its states on the way. */
 function play(rules: Ruleset, seed: string, turns: number) {
-  let state = must(newGame(rules, { players: 3, seed })) as GameState;
-  const bot = randomBot(createRandomSource(`${seed}/bot`));
+  const { states } = playGame(rules, 3, seed, turns);
   const seen: unknown[] = [];
-  for (let i = 0; i < turns && state.step.kind !== 'game-over'; i++) {
-    state = must(applyMove(rules, state, bot(rules, state))).state as GameState;
-    if (i % 10 === 0) {
-      seen.push(observe(rules, state, 0));
-      seen.push(must(parseState(rules, serializeState(state), { trusted: true })));
-      const sim = createResearchSimulator(rules, state);
-      seen.push(sim.clone().state);
-    }
+  for (let i = 1; i < states.length; i += 10) {
+    const state = states[i]!;
+    seen.push(observe(rules, state, 0));
+    seen.push(must(parseState(rules, serializeState(state), { trusted: true })));
+    seen.push(createResearchSimulator(rules, state).clone().state);
   }
-  return { state, seen };
+  return { state: states[states.length - 1]!, seen };
 }
 
 describe('a host\'s enumerable key on Object.prototype', () => {
