@@ -2,7 +2,10 @@
  * `npm run bench [-- --json] [-- --seconds S]`: random full-game playouts per second through the
  * Simulator and through applyMove, legal-move generations per second, and for the research
  * interface (`meeplekit/ai`) random playouts per second with explicit chance, actions per second
- * through legalActions + applyAction and the cost of a clone, per configuration.
+ * through legalActions + applyAction (one game at a time, and 256 games stepped in turn as a
+ * vector environment steps them, also with compact observations) and the cost of a clone, per
+ * configuration. An action is an agent's decision, as in `bench:serve`; the chance outcomes
+ * sampled between decisions are timed with them and counted apart (`chancePerDecision`).
  * One core; each configuration in its own process; each figure is the best of three timed rounds
  * after a warm-up.
  *
@@ -27,7 +30,8 @@ import {
   type Ruleset,
 } from '../src/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
-import { createResearchSimulator as createResearch, type ResearchSimulator } from '../src/ai/index.js';
+import { createResearchSimulator as createResearch, observationSpec, type CompactObservationBuffers, type ResearchSimulator } from '../src/ai/index.js';
+import { createCompactRowCache, writeCompactObservationCached } from '../src/ai/compact-row-cache.js';
 import { castle as castleModule } from '../src/games/castle/entry.js';
 
 const { values } = benchOptions(import.meta.url, () => parseArgs({
@@ -46,11 +50,17 @@ const budget = Number(values.seconds) * 1000;
 
 interface Row {
   config: string;
-  path: 'simulator' | 'applyMove' | 'legalMoves' | 'research' | 'actions' | 'clone';
+  path: 'simulator' | 'applyMove' | 'legalMoves' | 'research' | 'actions' | 'actions-256' | 'compact-256' | 'clone';
   gamesPerSecond?: number;
   generationsPerSecond?: number;
-  /** Research path: actions (decisions and chance outcomes) per second through legalActions + applyAction. */
+  /**
+   * Research paths: actions (decisions and chance outcomes) per second through legalActions +
+   * applyAction, one game at a time (`actions`) or 256 games stepped in turn (`actions-256`; with
+   * compact observations: `compact-256`). An action is a decision; chance outcomes count apart.
+   */
   actionsPerSecond?: number;
+  /** Research action paths: chance outcomes sampled per decision (timed with the decisions, not counted as actions). */
+  chancePerDecision?: number;
   /** Research path: microseconds per clone of a mid-game simulator. */
   microsPerClone?: number;
   movesPerGame?: number;
@@ -173,23 +183,77 @@ function researchGames({ name, rules, players }: Config): Row {
 
 function researchActions({ name, rules, players }: Config): Row {
   // Whole games through the research interface: at each decision the legal actions are listed
-  // into the simulator's buffer and one is applied; chance nodes are sampled (applyRandom).
+  // into the simulator's buffer and one is applied; chance nodes are sampled (applyRandom). An
+  // action is a decision (as in bench:serve and bench_vector.py); the chance outcomes sampled on
+  // the way are timed with them and counted apart.
   const starts = Array.from({ length: 64 }, (_, i) => must(newGame(rules, { players, seed: `bench-${i}` })));
+  let chance = 0;
+  let decisions = 0;
   const r = measure((i) => {
     const sim = createResearch(rules, starts[i % starts.length]!);
     const random = createRandomSource(`bots-${i}`);
     let actions = 0;
     while (!sim.isTerminal()) {
-      if (sim.isChanceNode()) sim.applyRandom(random);
-      else {
+      if (sim.isChanceNode()) {
+        sim.applyRandom(random);
+        chance++;
+      } else {
         const legal = sim.legalActions();
         sim.applyAction(legal[random(legal.length)]!);
+        actions++;
       }
-      actions++;
     }
+    decisions += actions;
     return actions;
   });
-  return { config: name, path: 'actions', actionsPerSecond: round(r.perSecond), runs: r.runs };
+  return { config: name, path: 'actions', actionsPerSecond: round(r.perSecond), chancePerDecision: round(chance / decisions), runs: r.runs };
+}
+
+/** Games stepped in turn by the `actions-256` path: a vector environment's `num_envs` in docs/python.md's figures. */
+const INTERLEAVED = 256;
+
+function interleavedActions(c: Config, observations: boolean): Row {
+  // What a vector environment of 256 games computes per step, without the protocol: in each game
+  // in turn, one decision (a uniform legal action) and the chance outcomes up to the next
+  // decision, the next decision's legal actions listed and copied (a finished game is replaced by
+  // the next), and with `observations` its compact observation written into the game's row (as
+  // `vec_step` with `observations: "compact"` does, through a row cache). Each game's state is
+  // touched once per round, after 255 others: on these machines' caches that costs about twice
+  // what one game at a time does (docs/benchmarks.md, eighth session).
+  const { name, rules, players } = c;
+  const starts = Array.from({ length: 64 }, (_, i) => must(newGame(rules, { players, seed: `bench-${i}` })));
+  let next = 0;
+  const random = createRandomSource('bots-interleaved');
+  const fresh = (): ResearchSimulator => {
+    const sim = createResearch(rules, starts[next++ % starts.length]!);
+    while (sim.isChanceNode()) sim.applyRandom(random);
+    return sim;
+  };
+  const sims = Array.from({ length: INTERLEAVED }, fresh);
+  const lists = sims.map((sim) => sim.legalActions().slice());
+  const spec = observationSpec(rules, players).compact;
+  const rows: CompactObservationBuffers = { bits: new Uint8Array(INTERLEAVED * spec.bitBytes), counts: new Uint8Array(INTERLEAVED * spec.countBytes), vector: new Float32Array(INTERLEAVED * spec.vector) };
+  const caches = sims.map(() => createCompactRowCache());
+  let chance = 0;
+  let decisions = 0;
+  const r = measure(() => {
+    decisions += INTERLEAVED;
+    for (let k = 0; k < INTERLEAVED; k++) {
+      let sim = sims[k]!;
+      const legal = lists[k]!;
+      sim.applyAction(legal[random(legal.length)]!);
+      while (sim.isChanceNode()) {
+        sim.applyRandom(random);
+        chance++;
+      }
+      if (sim.isTerminal()) sims[k] = sim = fresh();
+      // Copied, as the server copies each list into its batch.
+      const list = (lists[k] = sim.legalActions().slice());
+      if (observations) writeCompactObservationCached(rules, sim.state, sim.currentPlayer(), rows, k, list, caches[k]!);
+    }
+    return INTERLEAVED;
+  });
+  return { config: name, path: observations ? 'compact-256' : 'actions-256', actionsPerSecond: round(r.perSecond), chancePerDecision: round(chance / decisions), runs: r.runs };
 }
 
 function cloneCost({ name, rules, players }: Config): Row {
@@ -251,7 +315,7 @@ const configs: Config[] = [
 ];
 const GROUPS = ['engine', 'research'] as const;
 function measureConfig(c: Config, group: string): Row[] {
-  if (group === 'research') return [researchGames(c), researchActions(c), cloneCost(c)];
+  if (group === 'research') return [researchGames(c), researchActions(c), interleavedActions(c, false), interleavedActions(c, true), cloneCost(c)];
   if (group === 'simulator') return [simulatorGames(c)];
   return [simulatorGames(c), applyMoveGames(c), generations(c)];
 }
@@ -353,7 +417,7 @@ if (values.json) {
             ? `${r.actionsPerSecond} actions/s`
             : `${r.microsPerClone} us/clone`;
     const extra = r.movesPerGame !== undefined ? ` (${r.movesPerGame} moves/game${r.microsPerTile !== undefined ? `, ${r.microsPerTile} us/tile` : ''}${r.microsPerMove !== undefined ? `, ${r.microsPerMove} us/move` : ''}${r.perTileVsClassic !== undefined ? `, ${r.perTileVsClassic}x classic per tile, ${r.perMoveVsClassic}x per move` : ''})` : '';
-    console.log(`${r.config.padEnd(40)} ${r.path.padEnd(11)} ${figure}${extra}`);
+    console.log(`${r.config.padEnd(40)} ${r.path.padEnd(12)} ${figure}${extra}`);
   }
   console.log('(x classic: figures measured minutes apart, which a busy machine moves by a fifth; `npm run bench:pairs` measures these ratios pair by pair)');
 }
