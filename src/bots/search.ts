@@ -24,8 +24,6 @@ const WORLDS = 32;
  * world per search, bench:bots).
  */
 const SEARCHES_PER_WORLD = 64;
-/** UCB1's exploration constant, for rewards from 0 to 1. */
-const EXPLORE = 0.5;
 /** Score difference at which a reward is 0.73 (a logistic curve over the difference). */
 const MARGIN_SCALE = 10;
 /** A level's searches per candidate move at most. */
@@ -191,11 +189,12 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
     // UCB1 for the player who decides here (the Count's or the dragon's mover too).
     const me = sim.currentPlayer();
     const logN = Math.log(Math.max(1, node.visits));
+    const explore = search.budget.explore;
     let best = -1;
     let bestScore = -Infinity;
     for (const [a, child] of node.children) {
       if (legal !== null && !legal.includes(a)) continue;
-      const score = child.visits === 0 ? Infinity : child.reward[me]! / child.visits + EXPLORE * Math.sqrt(logN / child.visits);
+      const score = child.visits === 0 ? Infinity : child.reward[me]! / child.visits + explore * Math.sqrt(logN / child.visits);
       if (score > bestScore) [best, bestScore] = [a, score];
     }
     if (best === -1) break;
