@@ -54,9 +54,9 @@ interface Row {
   gamesPerSecond?: number;
   generationsPerSecond?: number;
   /**
-   * Research paths: actions (decisions and chance outcomes) per second through legalActions +
+   * Research paths: actions (an agent's decisions) per second through legalActions +
    * applyAction, one game at a time (`actions`) or 256 games stepped in turn (`actions-256`; with
-   * compact observations: `compact-256`). An action is a decision; chance outcomes count apart.
+   * compact observations: `compact-256`). Chance outcomes are timed with them but count apart.
    */
   actionsPerSecond?: number;
   /** Research action paths: chance outcomes sampled per decision (timed with the decisions, not counted as actions). */
@@ -231,9 +231,10 @@ function interleavedActions(c: Config, observations: boolean): Row {
   };
   const sims = Array.from({ length: INTERLEAVED }, fresh);
   const lists = sims.map((sim) => sim.legalActions().slice());
-  const spec = observationSpec(rules, players).compact;
-  const rows: CompactObservationBuffers = { bits: new Uint8Array(INTERLEAVED * spec.bitBytes), counts: new Uint8Array(INTERLEAVED * spec.countBytes), vector: new Float32Array(INTERLEAVED * spec.vector) };
-  const caches = sims.map(() => createCompactRowCache());
+  // The rows and their caches only where observations are written: `actions-256` keeps its memory to the games'.
+  const spec = observations ? observationSpec(rules, players).compact : null;
+  const rows: CompactObservationBuffers | null = spec === null ? null : { bits: new Uint8Array(INTERLEAVED * spec.bitBytes), counts: new Uint8Array(INTERLEAVED * spec.countBytes), vector: new Float32Array(INTERLEAVED * spec.vector) };
+  const caches = rows === null ? [] : sims.map(() => createCompactRowCache());
   let chance = 0;
   let decisions = 0;
   const r = measure(() => {
@@ -249,7 +250,7 @@ function interleavedActions(c: Config, observations: boolean): Row {
       if (sim.isTerminal()) sims[k] = sim = fresh();
       // Copied, as the server copies each list into its batch.
       const list = (lists[k] = sim.legalActions().slice());
-      if (observations) writeCompactObservationCached(rules, sim.state, sim.currentPlayer(), rows, k, list, caches[k]!);
+      if (rows !== null) writeCompactObservationCached(rules, sim.state, sim.currentPlayer(), rows, k, list, caches[k]!);
     }
     return INTERLEAVED;
   });
