@@ -154,6 +154,7 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
   const sim = world(search, search.iterations);
   const random = search.random;
   const players = search.state.players;
+  const explore = search.budget.explore;
   const path: TreeNode[] = [search.root];
   let node = search.root;
   for (;;) {
@@ -189,7 +190,6 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
     // UCB1 for the player who decides here (the Count's or the dragon's mover too).
     const me = sim.currentPlayer();
     const logN = Math.log(Math.max(1, node.visits));
-    const explore = search.budget.explore;
     let best = -1;
     let bestScore = -Infinity;
     for (const [a, child] of node.children) {
