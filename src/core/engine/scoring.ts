@@ -81,6 +81,44 @@ export function majority(s: Immutable<GameView>, root: number, roots?: readonly 
   return out;
 }
 
+/**
+ * The distinct features of `roots` (each follower's feature, as {@link followerRoots} gives
+ * them), ascending: {@link occupiedRoots} without finding every follower's feature again.
+ */
+export function distinctRoots(roots: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < roots.length; i++) if (!out.includes(roots[i]!)) out.push(roots[i]!);
+  sortShort(out);
+  return out;
+}
+
+/** Scratch of {@link awardMajority}: followers per player on one feature (grown for more players). */
+let MAJORITY_COUNTS = new Int32Array(8);
+
+/**
+ * Awards `points` to each player of {@link majority} on feature `root`, in ascending player order,
+ * counting from `roots` (each follower's feature, in the order of `s.followers`): the same awards
+ * and events as a loop over `majority(s, root, roots)`, without an array per feature. For final
+ * scorings, which ask it of every occupied feature while no follower moves.
+ */
+export function awardMajority(ctx: ScoringContext, root: number, points: number, reason: ScoreReason, roots: readonly number[]): void {
+  const s = ctx.state;
+  if (s.features.followers[root] === 0) return;
+  const players = s.players;
+  if (MAJORITY_COUNTS.length < players) MAJORITY_COUNTS = new Int32Array(2 * players);
+  const counts = MAJORITY_COUNTS;
+  counts.fill(0, 0, players);
+  const fs = s.followers;
+  let best = 0;
+  for (let i = 0; i < roots.length; i++) {
+    if (roots[i] !== root) continue;
+    const c = ++counts[fs[i]!.player]!;
+    if (c > best) best = c;
+  }
+  if (best === 0) return;
+  for (let p = 0; p < players; p++) if (counts[p] === best) award(ctx, p, points, reason, root);
+}
+
 /** Adds points to a player's score and emits the matching `scored` event. */
 export function award(
   ctx: ScoringContext,

@@ -4,7 +4,7 @@
  */
 import { findRoot, tileCount } from '../../core/features.js';
 import type { GameModule, ScoringContext } from '../../core/game.js';
-import { award, followerRoots, majority, occupiedRoots, returnFollowers } from '../../core/engine/scoring.js';
+import { award, awardMajority, distinctRoots, followerRoots, majority, returnFollowers } from '../../core/engine/scoring.js';
 import { parseTileSpec, type FeatureKindDef } from '../../core/tiles.js';
 import { CLASSIC_BASE_TILES } from './tiles.js';
 import { classicScoreBounds } from './bounds.js';
@@ -44,25 +44,24 @@ function scoreCompleted(ctx: ScoringContext, root: number): void {
 function finalScoring(ctx: ScoringContext): void {
   const s = ctx.state;
   const g = s.features;
-  const roots = occupiedRoots(s);
+  const scoring = ctx.rules.kindScoring;
   // Each follower's feature, found once (awarding points moves no follower): projected scores
-  // run this at every observation of a vector environment.
+  // run this at every observation of a vector environment, and the bots at every search.
   const at = followerRoots(s);
-  // Incomplete roads, cities and cloisters.
-  for (const root of roots) {
-    if (ctx.rules.kindScoring[g.kind[root]!] === 'field') continue;
-    const points = featureValue(ctx, root, false);
-    for (const p of majority(s, root, at)) award(ctx, p, points, 'final', root);
+  const roots = distinctRoots(at);
+  // Incomplete roads, cities and cloisters; fields after them.
+  let farms: number[] | null = null;
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i]!;
+    if (scoring[g.kind[root]!] === 'field') (farms ??= []).push(root);
+    else awardMajority(ctx, root, featureValue(ctx, root, false), 'final', at);
   }
   // Fields: 3 per completed city touching the field, for the farmer majority.
-  const farms = roots.filter((r) => ctx.rules.kindScoring[g.kind[r]!] === 'field');
-  if (farms.length === 0) return;
+  if (farms === null) return;
   const cities = completedCitiesOfFarms(ctx, farms);
   for (let i = 0; i < farms.length; i++) {
-    const points = 3 * cities[i]!;
     // A field touching no completed city is worth nothing: no scored event for it.
-    if (points === 0) continue;
-    for (const p of majority(s, farms[i]!, at)) award(ctx, p, points, 'farm', farms[i]!);
+    if (cities[i] !== 0) awardMajority(ctx, farms[i]!, 3 * cities[i]!, 'farm', at);
   }
 }
 
