@@ -164,15 +164,15 @@ describe('serve: bot refusals', () => {
 
   test('a level whose budget is over the server\'s --max-bot-iterations is refused; lower levels and smaller budgets are not', () => {
     const c = setUp({ ...TEST_CONFIG, limits: { botIterations: 200 } });
-    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 500 times, over this server's limit of 200 \(--max-bot-iterations\)/);
+    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 350 times, over this server's limit of 200 \(--max-bot-iterations\)/);
     c.refused({ op: 'bot', state_id: 's1' }, 'protocol/too-large'); // the default level is 3
     c.ok({ op: 'bot', state_id: 's1', level: 2 });
     c.ok({ op: 'bot', state_id: 's1', level: 5, iterations: 200 });
   });
 
-  test('the limit is checked against the level\'s budget in the state\'s game: level 3 searches 250 times in The Castle, 500 in classic', () => {
+  test('the limit is checked against the level\'s budget in the state\'s game: level 3 searches 250 times in The Castle, 350 in classic', () => {
     const c = setUp({ ...TEST_CONFIG, limits: { botIterations: 250 } });
-    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 500 times/);
+    expect(c.refused({ op: 'bot', state_id: 's1', level: 3 }, 'protocol/too-large').message).toMatch(/level 3 searches up to 350 times/);
     const castle = c.ok({ op: 'make_game', game: 'castle' })['game_id'];
     const s = c.ok({ op: 'new_state', game_id: castle, seed: 'bot', initial: 'drawn' })['state_id'];
     const r = c.ok({ op: 'bot', state_id: s, level: 3 });
