@@ -58,19 +58,10 @@ export function followerRoots(s: Immutable<GameView>): number[] {
   return out;
 }
 
-/**
- * Players with the most followers on feature `root`, a root segment (all tied players; none if
- * nobody stands there). `roots` (each follower's feature root, in the order of `s.followers`,
- * when the caller has them) spares finding every follower's feature again.
- */
-export function majority(s: Immutable<GameView>, root: number, roots?: readonly number[]): number[] {
+/** Players with the most followers on feature `root`, a root segment (all tied players; none if nobody stands there). */
+export function majority(s: Immutable<GameView>, root: number): number[] {
   if (s.features.followers[root] === 0) return [];
-  let counts: number[];
-  if (roots === undefined) counts = followersOn(s, root);
-  else {
-    counts = new Array<number>(s.players).fill(0);
-    for (let i = 0; i < roots.length; i++) if (roots[i] === root) counts[s.followers[i]!.player]!++;
-  }
+  const counts = followersOn(s, root);
   let best = 0;
   for (const c of counts) if (c > best) best = c;
   const out: number[] = [];
@@ -92,31 +83,19 @@ export function distinctRoots(roots: readonly number[]): number[] {
   return out;
 }
 
-/** Scratch of {@link awardMajority}: followers per player on one feature (grown for more players). */
-let MAJORITY_COUNTS = new Int32Array(8);
-
 /**
  * Awards `points` to each player of {@link majority} on feature `root`, in ascending player order,
  * counting from `roots` (each follower's feature, in the order of `s.followers`): the same awards
- * and events as a loop over `majority(s, root, roots)`, without an array per feature. For final
- * scorings, which ask it of every occupied feature while no follower moves.
+ * and events as a loop over `majority`, without finding every follower's feature again for each
+ * feature. For final scorings, which ask it of every occupied feature while no follower moves.
  */
 export function awardMajority(ctx: ScoringContext, root: number, points: number, reason: ScoreReason, roots: readonly number[]): void {
   const s = ctx.state;
   if (s.features.followers[root] === 0) return;
-  const players = s.players;
-  if (MAJORITY_COUNTS.length < players) MAJORITY_COUNTS = new Int32Array(2 * players);
-  const counts = MAJORITY_COUNTS;
-  counts.fill(0, 0, players);
-  const fs = s.followers;
+  const counts = new Array<number>(s.players).fill(0);
   let best = 0;
-  for (let i = 0; i < roots.length; i++) {
-    if (roots[i] !== root) continue;
-    const c = ++counts[fs[i]!.player]!;
-    if (c > best) best = c;
-  }
-  if (best === 0) return;
-  for (let p = 0; p < players; p++) if (counts[p] === best) award(ctx, p, points, reason, root);
+  for (let i = 0; i < roots.length; i++) if (roots[i] === root) best = Math.max(best, ++counts[s.followers[i]!.player]!);
+  for (let p = 0; p < counts.length; p++) if (best > 0 && counts[p] === best) award(ctx, p, points, reason, root);
 }
 
 /** Adds points to a player's score and emits the matching `scored` event. */
