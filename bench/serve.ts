@@ -117,11 +117,21 @@ if (segment !== null) {
 
 const ITEM_BYTES: Record<string, number> = { float32: 4, int32: 4, uint8: 1 };
 
+/**
+ * Buffers for the arrays read from the segment, by offset and length: an array's place in the
+ * segment repeats with its slot, and each is read before the next response, so a buffer is reused
+ * rather than allocated (megabytes a step: allocating them made the client most of the wall time).
+ */
+const shmBuffers = new Map<string, ArrayBuffer>();
+
 /** The bytes of a binary array (base64, its frame, or read from the segment), in a buffer aligned for typed-array views. */
 function bytes(a: Binary): ArrayBuffer {
   if (a.shm !== undefined) {
-    const out = new ArrayBuffer(a.shape.reduce((x, y) => x * y, 1) * ITEM_BYTES[a.dtype]!);
-    readSync(segment!.fd, new Uint8Array(out), 0, out.byteLength, a.shm);
+    const length = a.shape.reduce((x, y) => x * y, 1) * ITEM_BYTES[a.dtype]!;
+    const key = `${a.shm}/${length}`;
+    let out = shmBuffers.get(key);
+    if (out === undefined) shmBuffers.set(key, (out = new ArrayBuffer(length)));
+    readSync(segment!.fd, new Uint8Array(out), 0, length, a.shm);
     return out;
   }
   const b = a.data ?? Buffer.from(a.b64!, 'base64');
