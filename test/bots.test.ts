@@ -247,7 +247,7 @@ describe('the evaluation at a rollout\'s end', () => {
 describe('what each level evaluates', () => {
   // docs/design.md, "Bots": only level 5 counts the followers in hand, so that the lower levels
   // are clear steps apart, and levels 3 and 4 search 350 and 1,000 times (tenth round: with level
-  // 4 at 2,000, level 5 won only 61.7% of 120 games against it; at 1,000, 73.8%); `iterations`
+  // 4 at 2,000, level 5 won only 61.7% of 120 games against it; at 1,000, 73.3% of 180); `iterations`
   // and `timeMs` replace the budget only, never the level's rollout and evaluation.
   test.each([
     [{ level: 1 }, 24, 2, 0],

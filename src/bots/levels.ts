@@ -65,7 +65,7 @@ export interface LevelSpec {
  * lost most games to the greedy one), 5 the largest budget and the only level that values the
  * followers a player keeps in hand (so that levels 2 to 4 each beat the one below clearly).
  * Levels 3 and 4 search 350 and 1,000 times: more searches stop paying above about 2,000, and
- * with level 4 at 2,000 level 5 won only 61.7% of 120 classic games against it; at 1,000, 73.8%,
+ * with level 4 at 2,000 level 5 won only 61.7% of 120 classic games against it; at 1,000, 73.3% of 180,
  * and every step of the classic ladder is at least 65% (docs/design.md, "Bots", tenth round).
  *
  * @example
