@@ -36,20 +36,12 @@ export function followersOn(s: Immutable<GameView>, root: number): number[] {
  * which final scorings visit them (deterministic event order).
  */
 export function occupiedRoots(s: Immutable<GameView>): number[] {
-  const g = s.features;
-  const out: number[] = [];
-  const fs = s.followers;
-  for (let i = 0; i < fs.length; i++) {
-    const r = findRoot(g.parent, s.tiles[fs[i]!.tile]!.node + fs[i]!.local);
-    if (!out.includes(r)) out.push(r);
-  }
-  sortShort(out);
-  return out;
+  return distinctRoots(followerRoots(s));
 }
 
 /**
  * Each follower's feature (its root segment), in the order of `s.followers`: for a scoring that
- * asks {@link majority} of many features while no follower moves.
+ * asks {@link awardMajority} of many features while no follower moves.
  */
 export function followerRoots(s: Immutable<GameView>): number[] {
   const fs = s.followers;
@@ -74,7 +66,7 @@ export function majority(s: Immutable<GameView>, root: number): number[] {
 
 /**
  * The distinct features of `roots` (each follower's feature, as {@link followerRoots} gives
- * them), ascending: {@link occupiedRoots} without finding every follower's feature again.
+ * them), ascending: {@link occupiedRoots} for a caller that has `roots` already.
  */
 export function distinctRoots(roots: readonly number[]): number[] {
   const out: number[] = [];
@@ -95,7 +87,8 @@ export function awardMajority(ctx: ScoringContext, root: number, points: number,
   const counts = new Array<number>(s.players).fill(0);
   let best = 0;
   for (let i = 0; i < roots.length; i++) if (roots[i] === root) best = Math.max(best, ++counts[s.followers[i]!.player]!);
-  for (let p = 0; p < counts.length; p++) if (best > 0 && counts[p] === best) award(ctx, p, points, reason, root);
+  if (best === 0) return;
+  for (let p = 0; p < counts.length; p++) if (counts[p] === best) award(ctx, p, points, reason, root);
 }
 
 /** Adds points to a player's score and emits the matching `scored` event. */
