@@ -30,6 +30,7 @@ import { castle } from '../src/games/castle/entry.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
 import { princessDragon } from '../src/expansions/princess-dragon/index.js';
+import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 
@@ -49,8 +50,9 @@ const CONFIGS: Record<string, () => [Ruleset, number]> = {
   classic3: () => [must(createRuleset({ game: 'classic' })), 3],
   classic4: () => [must(createRuleset({ game: 'classic' })), 4],
   castle: () => [must(createRuleset({ game: castle() })), 2],
-  // All six expansions that combine (the Count and the River exclude each other): with the Count.
-  six: () => [must(createRuleset({ game: 'classic', expansions: [count(), kingRobber(), princessDragon(), shrines(), tower()] })), 2],
+  // All six expansions at once (River I; before 2026-11-25 the Count and the River could not be
+  // combined, and this configuration left the River out until the eleventh session).
+  six: () => [must(createRuleset({ game: 'classic', expansions: [count(), kingRobber(), princessDragon(), river(), shrines(), tower()] })), 2],
 };
 
 function must<T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T {

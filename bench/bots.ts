@@ -38,7 +38,7 @@ const { values: args } = benchOptions(import.meta.url, () => parseArgs({
 }));
 const level = Number(args.level) as Level;
 const MODULES: Record<string, () => Expansion> = { count, 'king-robber': kingRobber, 'princess-dragon': princessDragon, river, shrines, tower };
-const ids = args.expansions === 'six' ? ['count', 'king-robber', 'princess-dragon', 'shrines', 'tower'] : args.expansions.split(',').filter((s) => s !== '');
+const ids = args.expansions === 'six' ? ['count', 'king-robber', 'princess-dragon', 'river', 'shrines', 'tower'] : args.expansions.split(',').filter((s) => s !== '');
 const expansions = ids.map((id) => {
   const make = MODULES[id];
   if (make === undefined) throw new Error(`--expansions: unknown '${id}' (${Object.keys(MODULES).join(', ')} or six)`);
