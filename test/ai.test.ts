@@ -49,6 +49,7 @@ import {
   CHANCE_PLAYER,
   TERMINAL_PLAYER,
   type ActionForm,
+  type ResearchSimulator,
 } from '../src/ai/index.js';
 import { CLI_EXPANSIONS } from '../src/cli/expansions.js';
 import { award } from '../src/core/engine/scoring.js';
@@ -184,6 +185,9 @@ const planArb = (rules: Ruleset): fc.Arbitrary<Plan> =>
     choices: fc.array(fc.nat(), { maxLength: 120 }),
   });
 
+/** The action each state of a playthrough was left by (the walker of the simulator's buffer test follows it). */
+const playthroughNext = new WeakMap<GameState, number>();
+
 /** The research states of a playthrough (decisions and chance nodes), following the plan's choices, then the first action. */
 function* playthrough(rules: Ruleset, plan: Plan, limit = Infinity): Generator<GameState> {
   let s: GameState = must(newGame(rules, { players: plan.players, seed: plan.seed }));
@@ -192,7 +196,9 @@ function* playthrough(rules: Ruleset, plan: Plan, limit = Infinity): Generator<G
     yield s;
     const legal = legalActions(rules, s);
     const c = i < plan.choices.length ? plan.choices[i]! : 0;
-    s = applyAction(rules, s, legal[c % legal.length]!);
+    const a = legal[c % legal.length]!;
+    playthroughNext.set(s, a);
+    s = applyAction(rules, s, a);
     i++;
   }
   yield s;
@@ -271,6 +277,32 @@ describe.each(RULESETS)('%s', (_name, rules, scale) => {
         for (const s of playthrough(rules, plan)) checkEncoding(rules, s);
       }),
       { numRuns: runs(6) },
+    );
+  });
+
+  test("a research simulator's legal actions equal legalActions at every node: fresh clones, a simulator whose buffer grows, and an `out` too short", () => {
+    // A clone starts without a buffer and sizes it by `capacity`, which is loose where modules
+    // list moves (every id outside the placement block): it writes into a small buffer first and
+    // grows it to the number listed only when they did not fit.
+    fc.assert(
+      fc.property(planArb(rules), (plan) => {
+        let walker: ResearchSimulator | null = null;
+        let prev: GameState | null = null;
+        const short = new Int32Array(1);
+        for (const s of playthrough(rules, plan)) {
+          // The walker follows the plan through the same actions, its buffer kept from node to node.
+          if (walker !== null && prev !== null) walker.applyAction(playthroughNext.get(prev)!);
+          prev = s;
+          const expected = [...legalActions(rules, s)];
+          const root = createResearchSimulator(rules, s);
+          walker ??= root.clone();
+          expect(serializeState(rules, walker.state)).toBe(serializeState(rules, s));
+          expect([...root.clone().legalActions()]).toEqual(expected);
+          expect([...walker.legalActions()]).toEqual(expected);
+          if (expected.length > 1) expect([...root.clone().legalActions(short)]).toEqual(expected);
+        }
+      }),
+      { numRuns: runs(2) },
     );
   });
 

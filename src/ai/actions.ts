@@ -139,11 +139,23 @@ export function encodeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<G
   }
 }
 
-/** Room needed in an Int32Array for the legal actions of this state (split form, or any non-placement step). @internal */
+/**
+ * Room needed in an Int32Array for the legal actions of this state (split form, or any
+ * non-placement step): exactly what {@link writeSplit}'s fast paths can write where they apply (a
+ * research simulator's clone sizes its buffer by it at its first call: The Castle's 11,099 ids
+ * outside the placement block made that 89 KB, a quarter of a search's time), else every
+ * placement and every id outside the placement block. @internal
+ */
 export function capacity(rules: Ruleset, layout: ActionLayout, s: Immutable<GameView>): number {
   if (isChanceNode(s)) return maxChanceOutcomes(rules);
+  const kind = s.step.kind;
+  if (kind === 'game-over') return 0;
+  const hooks = rules.hooks;
+  // The fast paths' conditions, as writeSplit tests them (a hook that exists but offers nothing now still counts).
+  if (kind === 'place-tile' && hooks.turnMoves.length === 0) return 4 * s.frontier.length;
+  if (kind === 'deploy' && hooks.deployMoves.length === 0 && hooks.turnMoves.length === 0 && hooks.claimers.length === 0) return layout.followerTargets + 1;
   // Distinct placement ids, and ids outside the placement block (modules' moves at any step).
-  return (s.step.kind === 'place-tile' ? 4 * s.frontier.length : 0) + layout.size - layout.placements;
+  return (kind === 'place-tile' ? 4 * s.frontier.length : 0) + layout.size - layout.placements;
 }
 
 /** The combined legal actions at a place-tile step, ascending: each placement, then what the deploy step after it offers (found on a copy). @internal */

@@ -130,6 +130,9 @@ export interface ResearchSimulator {
   toString(): string;
 }
 
+/** Entries of a simulator's first legal-action buffer when `capacity` is only a loose bound (see `legalActions`). */
+const LEGAL_START = 256;
+
 class Research implements ResearchSimulator {
   readonly rules: Ruleset;
   readonly form: ActionForm;
@@ -175,10 +178,19 @@ class Research implements ResearchSimulator {
       return out.subarray(0, list.length);
     }
     const need = capacity(this.rules, this.#layout, s);
-    let buf = out;
-    if (buf === undefined || buf.length < need) {
-      if (this.#legal.length < need) this.#legal = new Int32Array(2 * need);
-      buf = this.#legal;
+    if (out !== undefined && out.length >= need) return out.subarray(0, writeLegal(this.rules, this.#layout, s, this.form, out, this.#scratch));
+    let buf = this.#legal;
+    if (buf.length < need) {
+      // `capacity` is exact on the engine's fast paths but loose where modules list moves (every
+      // id outside the placement block: 11,099 in The Castle), and a clone starts without a
+      // buffer: sizing it by the bound made each search's clone allocate 89 KB there. So the
+      // actions are written into a buffer of at most LEGAL_START entries first, and only when
+      // more were listed is it grown to their number and written again (a typed array drops
+      // writes past its end, so the first attempt costs time, never a wrong entry).
+      if (buf.length < Math.min(need, LEGAL_START)) this.#legal = buf = new Int32Array(Math.min(2 * need, LEGAL_START));
+      const n = writeLegal(this.rules, this.#layout, s, this.form, buf, this.#scratch);
+      if (n <= buf.length) return buf.subarray(0, n);
+      this.#legal = buf = new Int32Array(2 * n);
     }
     return buf.subarray(0, writeLegal(this.rules, this.#layout, s, this.form, buf, this.#scratch));
   }
