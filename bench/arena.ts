@@ -3,6 +3,12 @@
  *
  *   npm run arena -- [--config classic2|classic3|classic4|castle|six] [--bots level:5,greedy]
  *                    [--deals 10] [--seed arena] [--json] [--quiet]
+ *   npm run arena -- --pool FILE... [--json]
+ *
+ * `--pool` plays nothing: it reads the game lines that earlier runs printed (`deal 3: level:5 98 |
+ * greedy 71`, saved with `> FILE`; bench/arena-games/ keeps the published ones) and fits one table
+ * of ratings over all of them, the same bot bearing the same name in every file. The lines record
+ * no time, so a pooled table has none.
  *
  * Bots: `random`, `greedy`, `level:N` (the search bot at level N, iteration budget),
  * `level:N@MS` (level N bounded by MS milliseconds a decision instead), `mcts@MS` (the ISMCTS of
@@ -18,14 +24,15 @@
  * bot's milliseconds a decision (mean and slowest). The machinery is the arena of meeplekit/bots
  * (src/bots/arena.ts), which `meeplekit arena` runs too.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchOptions } from './options.js';
+import { gameLine, poolGames } from './arena-log.js';
 import { build } from 'esbuild';
 import { createRuleset, type Bot, type Ruleset } from '../src/index.js';
-import { namedBot, runArena, type ArenaEntrant } from '../src/bots/index.js';
+import { namedBot, runArena, summarizeArena, type ArenaEntrant } from '../src/bots/index.js';
 import { castle } from '../src/games/castle/entry.js';
 import { count } from '../src/expansions/count/index.js';
 import { kingRobber } from '../src/expansions/king-robber/index.js';
@@ -34,7 +41,7 @@ import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 
-const { values: args } = benchOptions(import.meta.url, () => parseArgs({
+const { values: args, positionals } = benchOptions(import.meta.url, () => parseArgs({
   options: {
     config: { type: 'string', default: 'classic2' },
     bots: { type: 'string', default: 'level:5,greedy' },
@@ -42,7 +49,9 @@ const { values: args } = benchOptions(import.meta.url, () => parseArgs({
     seed: { type: 'string', default: 'arena' },
     json: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    pool: { type: 'boolean', default: false },
   },
+  allowPositionals: true,
 }));
 
 const CONFIGS: Record<string, () => [Ruleset, number]> = {
@@ -90,6 +99,36 @@ async function loadMctsBot(): Promise<(options: { timeMs: number; seed: string }
   }
 }
 
+// ---- Pooled runs: a table over the games of earlier runs.
+
+/** Ends the script with one line, as a bad option does (bench/options.ts). */
+function refuse(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+if (!args.pool && positionals.length > 0) refuse(`unexpected '${positionals[0]}' (files are read with --pool)`);
+if (args.pool) {
+  if (positionals.length === 0) refuse('--pool: name the files of earlier runs');
+  let pooled: ReturnType<typeof poolGames>;
+  try {
+    pooled = poolGames(positionals.map((name) => ({ name, text: readFileSync(name, 'utf8') })));
+  } catch (e) {
+    refuse(`--pool: ${(e as Error).message}`);
+  }
+  const { names, games } = pooled;
+  const { ratings, pairs } = summarizeArena(names, games);
+  const table = ratings.map((r) => ({ bot: r.bot, elo: Math.round(r.elo), low: Math.round(r.low), high: Math.round(r.high) }));
+  const shares = pairs.map((p) => ({ bot: p.bot, against: p.against, games: p.games, share: p.share, low: p.low, high: p.high, meanMargin: p.meanMargin }));
+  if (args.json) console.log(JSON.stringify({ pooled: positionals, games: games.length, ratings: table, pairs: shares }));
+  else {
+    console.log(`arena: ${games.length} games pooled from ${positionals.length} files (${positionals.join(', ')})`);
+    for (const r of [...table].sort((a, b) => b.elo - a.elo)) console.log(`  ${r.bot.padEnd(14)} ${String(r.elo).padStart(5)} [${r.low}, ${r.high}]`);
+    for (const p of shares) console.log(`  ${p.bot} vs ${p.against}: ${(100 * p.share).toFixed(1)}% [${(100 * p.low).toFixed(1)}, ${(100 * p.high).toFixed(1)}] of ${p.games}, mean margin ${p.meanMargin.toFixed(1)}`);
+  }
+  process.exit(0);
+}
+
 // ---- Bots by name.
 
 const names = args.bots.split(',').map((s) => s.trim());
@@ -118,7 +157,7 @@ const arena = must(
     deals,
     seed: args.seed,
     onGame: (g) => {
-      if (!args.quiet && !args.json) console.log(`deal ${g.deal}: ${g.seats.map((b, i) => `${names[b]} ${g.scores[i]}`).join(' | ')}`);
+      if (!args.quiet && !args.json) console.log(gameLine(g, names));
     },
   }),
 );

@@ -1,0 +1,63 @@
+/**
+ * The game lines `npm run arena` prints, one a game (`deal 3: level:5 98 | greedy 71`: each seat's
+ * bot and final score, in seat order), written and read back, so that the games of several runs
+ * can be pooled into one table of ratings (`npm run arena -- --pool FILE,...`). A bot's name has
+ * no spaces and no `|`; every other line of a file (the run's summary) is skipped.
+ */
+import type { ArenaGame } from '../src/bots/index.js';
+
+/** A game's line: `deal <deal>: <bot> <score> | <bot> <score> ...`, the seats in order. */
+export function gameLine(game: Pick<ArenaGame, 'deal' | 'seats' | 'scores'>, names: readonly string[]): string {
+  return `deal ${game.deal}: ${game.seats.map((b, i) => `${names[b]} ${game.scores[i]}`).join(' | ')}`;
+}
+
+/** The games of pooled files, with the bots' names in order of first appearance. */
+export interface PooledGames {
+  /** Every bot that played, in the order they first appear. */
+  readonly names: string[];
+  /** Every game line read, as games of those bots (no timing: the lines do not record it). */
+  readonly games: ArenaGame[];
+}
+
+const LINE = /^deal (\d+): (.+)$/;
+const SEAT = /^(\S+) (-?\d+)$/;
+
+/**
+ * Reads the game lines of `texts` (the output of `npm run arena` runs, each a file's text) into one
+ * pool. The same bot in two files must bear the same name there (`level:5`, `mcts@1000`). Throws
+ * an Error naming the file and line of a game line that is malformed (a seat that is not
+ * `<bot> <score>`, fewer than two seats, the same bot twice at a table) and of a file without
+ * any game line.
+ */
+export function poolGames(texts: readonly { name: string; text: string }[]): PooledGames {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const games: ArenaGame[] = [];
+  for (const { name, text } of texts) {
+    let found = 0;
+    const lines = text.split('\n');
+    for (let l = 0; l < lines.length; l++) {
+      const m = LINE.exec(lines[l]!.trim());
+      if (m === null) continue;
+      const seats: number[] = [];
+      const scores: number[] = [];
+      for (const part of m[2]!.split(' | ')) {
+        const s = SEAT.exec(part.trim());
+        if (s === null) throw new Error(`${name}:${l + 1}: a seat is '<bot> <score>', not '${part.trim()}'`);
+        let b = index.get(s[1]!);
+        if (b === undefined) {
+          b = names.push(s[1]!) - 1;
+          index.set(s[1]!, b);
+        }
+        if (seats.includes(b)) throw new Error(`${name}:${l + 1}: ${s[1]} sits twice at one table`);
+        seats.push(b);
+        scores.push(Number(s[2]));
+      }
+      if (seats.length < 2) throw new Error(`${name}:${l + 1}: a game has two seats or more`);
+      games.push({ deal: Number(m[1]), rotation: 0, seats, scores, timing: [] });
+      found++;
+    }
+    if (found === 0) throw new Error(`${name}: no game lines ('deal N: bot score | bot score')`);
+  }
+  return { names, games };
+}
