@@ -61,3 +61,21 @@ export function poolGames(texts: readonly { name: string; text: string }[]): Poo
   }
   return { names, games };
 }
+
+/**
+ * The groups of bots that the games connect (two bots are connected when a chain of games links
+ * them, each game linking every two bots at its table), each group in name order. Ratings of
+ * bots in different groups cannot be compared: no game says how one group plays the other.
+ */
+export function connectedGroups(pool: PooledGames): string[][] {
+  const parent = pool.names.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (const g of pool.games) for (let i = 1; i < g.seats.length; i++) parent[find(g.seats[i]!)] = find(g.seats[0]!);
+  const groups = new Map<number, string[]>();
+  pool.names.forEach((name, i) => {
+    const root = find(i);
+    if (!groups.has(root)) groups.set(root, []);
+    groups.get(root)!.push(name);
+  });
+  return [...groups.values()].map((g) => g.sort());
+}

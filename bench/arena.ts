@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchOptions } from './options.js';
-import { gameLine, poolGames } from './arena-log.js';
+import { connectedGroups, gameLine, poolGames } from './arena-log.js';
 import { build } from 'esbuild';
 import { createRuleset, type Bot, type Ruleset } from '../src/index.js';
 import { namedBot, runArena, summarizeArena, type ArenaEntrant } from '../src/bots/index.js';
@@ -116,6 +116,8 @@ if (args.pool) {
   } catch (e) {
     refuse(`--pool: ${(e as Error).message}`);
   }
+  const groups = connectedGroups(pooled);
+  if (groups.length > 1) refuse(`--pool: no game links ${groups.map((g) => g.join(', ')).join(' with ')}: add a run where they meet, or pool them apart`);
   const { names, games } = pooled;
   const { ratings, pairs } = summarizeArena(names, games);
   const table = ratings.map((r) => ({ bot: r.bot, elo: Math.round(r.elo), low: Math.round(r.low), high: Math.round(r.high) }));

@@ -4,7 +4,7 @@
  * themselves gave; malformed lines are refused with the file and line.
  */
 import { describe, expect, test } from 'vitest';
-import { gameLine, poolGames } from '../bench/arena-log.js';
+import { connectedGroups, gameLine, poolGames } from '../bench/arena-log.js';
 import { createRuleset } from '../src/index.js';
 import { namedBot, runArena, summarizeArena, type ArenaEntrant } from '../src/bots/index.js';
 import { must } from './helpers.js';
@@ -44,6 +44,20 @@ describe('arena game lines', () => {
     const { pairs } = summarizeArena(pooled.names, pooled.games);
     // A tie counts half: level 5 scored more in 2 games of 3 against greedy, tied one.
     expect(pairs.find((p) => p.bot === 'level:5' && p.against === 'greedy')).toMatchObject({ games: 3, share: 2.5 / 3 });
+  });
+
+  test('the groups of bots that games connect: a pool of two unrelated runs has two', () => {
+    const apart = poolGames([
+      { name: 'a.txt', text: 'deal 0: level:5@700 80 | mcts@700 70' },
+      { name: 'b.txt', text: 'deal 0: greedy 60 | random 10 | level:1 50' },
+    ]);
+    expect(connectedGroups(apart)).toEqual([['level:5@700', 'mcts@700'], ['greedy', 'level:1', 'random']]);
+    const linked = poolGames([
+      { name: 'a.txt', text: 'deal 0: level:5@700 80 | mcts@700 70' },
+      { name: 'b.txt', text: 'deal 0: greedy 60 | random 10 | level:1 50' },
+      { name: 'c.txt', text: 'deal 0: mcts@700 60 | random 10' },
+    ]);
+    expect(connectedGroups(linked)).toEqual([['greedy', 'level:1', 'level:5@700', 'mcts@700', 'random']]);
   });
 
   test('malformed lines and files without games are refused with the file and line', () => {
