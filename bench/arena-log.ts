@@ -79,3 +79,47 @@ export function connectedGroups(pool: PooledGames): string[][] {
   });
   return [...groups.values()].map((g) => g.sort());
 }
+
+/** The configurations of the published ratings: bench/arena-games/<id>/, and each column's title. */
+export const RATED_CONFIGS: readonly { readonly id: string; readonly title: string }[] = [
+  { id: 'classic2', title: '2-player classic' },
+  { id: 'classic3', title: '3-player classic' },
+  { id: 'classic4', title: '4-player classic' },
+  { id: 'castle', title: 'The Castle' },
+  { id: 'six', title: 'all six expansions' },
+];
+
+/** The rows of the published table, strongest first; a bot with a time budget is `<bot>@T`. */
+const RATED_ROWS = ['level:5', 'level:5@T', 'mcts@T', 'level:4', 'level:3', 'level:2', 'greedy', 'level:1', 'random'];
+
+/**
+ * The published ratings as a Markdown table (docs/bots.md, "Ratings"): a row a bot, a column a
+ * configuration of {@link RATED_CONFIGS}, each cell the rating and its 95% interval fitted over
+ * that configuration's pooled games (`summarize`: the arena's Bradley-Terry summary), then a row
+ * of game counts. Throws when a configuration's games do not link every bot.
+ */
+export function ratingsTable(
+  pools: readonly { readonly id: string; readonly pool: PooledGames }[],
+  summarize: (names: readonly string[], games: readonly ArenaGame[]) => { ratings: readonly { bot: string; elo: number; low: number; high: number }[] },
+): string {
+  const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+  const cells = new Map<string, Map<string, string>>();
+  const totals = new Map<string, number>();
+  for (const { id, pool } of pools) {
+    const groups = connectedGroups(pool);
+    if (groups.length > 1) throw new Error(`${id}: no game links ${groups.map((g) => g.join(', ')).join(' with ')}`);
+    totals.set(id, pool.games.length);
+    for (const r of summarize(pool.names, pool.games).ratings) {
+      const [bot, ms] = r.bot.split('@') as [string, string | undefined];
+      const row = ms === undefined ? bot : `${bot}@T`;
+      if (!cells.has(row)) cells.set(row, new Map());
+      cells.get(row)!.set(id, `${n(r.elo)} [${n(r.low)}, ${n(r.high)}]${ms === undefined ? '' : ` (T = ${n(Number(ms))} ms)`}`);
+    }
+  }
+  const cols = RATED_CONFIGS.filter((c) => totals.has(c.id));
+  const lines = [`| bot | ${cols.map((c) => c.title).join(' | ')} |`, `| --- |${cols.map(() => ' --- |').join('')}`];
+  const rows = [...RATED_ROWS.filter((r) => cells.has(r)), ...[...cells.keys()].filter((r) => !RATED_ROWS.includes(r))];
+  for (const row of rows) lines.push(`| \`${row}\` | ${cols.map((c) => cells.get(row)!.get(c.id) ?? 'not played').join(' | ')} |`);
+  lines.push(`| games | ${cols.map((c) => n(totals.get(c.id)!)).join(' | ')} |`);
+  return lines.join('\n') + '\n';
+}

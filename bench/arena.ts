@@ -4,11 +4,14 @@
  *   npm run arena -- [--config classic2|classic3|classic4|castle|six] [--bots level:5,greedy]
  *                    [--deals 10] [--seed arena] [--json] [--quiet]
  *   npm run arena -- --pool FILE... [--json]
+ *   npm run arena -- --table
  *
  * `--pool` plays nothing: it reads the game lines that earlier runs printed (`deal 3: level:5 98 |
  * greedy 71`, saved with `> FILE`; bench/arena-games/ keeps the published ones) and fits one table
  * of ratings over all of them, the same bot bearing the same name in every file. The lines record
- * no time, so a pooled table has none.
+ * no time, so a pooled table has none. `--table` prints the Markdown table of docs/bots.md's
+ * "Ratings", fitted over each configuration's folder of bench/arena-games/ (a test checks that
+ * the page holds what the folders give).
  *
  * Bots: `random`, `greedy`, `level:N` (the search bot at level N, iteration budget),
  * `level:N@MS` (level N bounded by MS milliseconds a decision instead), `mcts@MS` (the ISMCTS of
@@ -24,12 +27,12 @@
  * bot's milliseconds a decision (mean and slowest). The machinery is the arena of meeplekit/bots
  * (src/bots/arena.ts), which `meeplekit arena` runs too.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchOptions } from './options.js';
-import { connectedGroups, gameLine, poolGames } from './arena-log.js';
+import { connectedGroups, gameLine, poolGames, RATED_CONFIGS, ratingsTable } from './arena-log.js';
 import { build } from 'esbuild';
 import { createRuleset, type Bot, type Ruleset } from '../src/index.js';
 import { namedBot, runArena, summarizeArena, type ArenaEntrant } from '../src/bots/index.js';
@@ -50,6 +53,7 @@ const { values: args, positionals } = benchOptions(import.meta.url, () => parseA
     json: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     pool: { type: 'boolean', default: false },
+    table: { type: 'boolean', default: false },
   },
   allowPositionals: true,
 }));
@@ -107,6 +111,15 @@ function refuse(message: string): never {
   process.exit(2);
 }
 
+if (args.table) {
+  const games = fileURLToPath(new URL('arena-games/', import.meta.url));
+  const pools = RATED_CONFIGS.map(({ id }) => {
+    const files = readdirSync(join(games, id)).filter((f) => f.endsWith('.txt')).sort();
+    return { id, pool: poolGames(files.map((f) => ({ name: `${id}/${f}`, text: readFileSync(join(games, id, f), 'utf8') }))) };
+  });
+  process.stdout.write(ratingsTable(pools, summarizeArena));
+  process.exit(0);
+}
 if (!args.pool && positionals.length > 0) refuse(`unexpected '${positionals[0]}' (files are read with --pool)`);
 if (args.pool) {
   if (positionals.length === 0) refuse('--pool: name the files of earlier runs');
