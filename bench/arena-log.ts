@@ -4,7 +4,8 @@
  * can be pooled into one table of ratings (`npm run arena -- --pool FILE,...`). A bot's name has
  * no spaces and no `|`; every other line of a file (the run's summary) is skipped.
  */
-import type { ArenaGame } from '../src/bots/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { summarizeArena, type ArenaGame } from '../src/bots/index.js';
 
 /** A game's line: `deal <deal>: <bot> <score> | <bot> <score> ...`, the seats in order. */
 export function gameLine(game: Pick<ArenaGame, 'deal' | 'seats' | 'scores'>, names: readonly string[]): string {
@@ -89,19 +90,25 @@ export const RATED_CONFIGS: readonly { readonly id: string; readonly title: stri
   { id: 'six', title: 'all six expansions' },
 ];
 
+/** Each configuration of {@link RATED_CONFIGS} with the games of its folder of bench/arena-games/ pooled. */
+export function ratedPools(): { id: string; pool: PooledGames }[] {
+  const root = new URL('arena-games/', import.meta.url);
+  return RATED_CONFIGS.map(({ id }) => {
+    const files = readdirSync(new URL(`${id}/`, root)).filter((f) => f.endsWith('.txt')).sort();
+    return { id, pool: poolGames(files.map((f) => ({ name: `${id}/${f}`, text: readFileSync(new URL(`${id}/${f}`, root), 'utf8') }))) };
+  });
+}
+
 /** The rows of the published table, strongest first; a bot with a time budget is `<bot>@T`. */
 const RATED_ROWS = ['level:5', 'level:5@T', 'mcts@T', 'level:4', 'level:3', 'level:2', 'greedy', 'level:1', 'random'];
 
 /**
  * The published ratings as a Markdown table (docs/bots.md, "Ratings"): a row a bot, a column a
  * configuration of {@link RATED_CONFIGS}, each cell the rating and its 95% interval fitted over
- * that configuration's pooled games (`summarize`: the arena's Bradley-Terry summary), then a row
+ * that configuration's pooled games (the arena's Bradley-Terry summary), then a row
  * of game counts. Throws when a configuration's games do not link every bot.
  */
-export function ratingsTable(
-  pools: readonly { readonly id: string; readonly pool: PooledGames }[],
-  summarize: (names: readonly string[], games: readonly ArenaGame[]) => { ratings: readonly { bot: string; elo: number; low: number; high: number }[] },
-): string {
+export function ratingsTable(pools: readonly { readonly id: string; readonly pool: PooledGames }[]): string {
   const n = (x: number): string => Math.round(x).toLocaleString('en-US');
   const cells = new Map<string, Map<string, string>>();
   const totals = new Map<string, number>();
@@ -109,7 +116,7 @@ export function ratingsTable(
     const groups = connectedGroups(pool);
     if (groups.length > 1) throw new Error(`${id}: no game links ${groups.map((g) => g.join(', ')).join(' with ')}`);
     totals.set(id, pool.games.length);
-    for (const r of summarize(pool.names, pool.games).ratings) {
+    for (const r of summarizeArena(pool.names, pool.games).ratings) {
       const [bot, ms] = r.bot.split('@') as [string, string | undefined];
       const row = ms === undefined ? bot : `${bot}@T`;
       if (!cells.has(row)) cells.set(row, new Map());

@@ -27,12 +27,12 @@
  * bot's milliseconds a decision (mean and slowest). The machinery is the arena of meeplekit/bots
  * (src/bots/arena.ts), which `meeplekit arena` runs too.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchOptions } from './options.js';
-import { connectedGroups, gameLine, poolGames, RATED_CONFIGS, ratingsTable } from './arena-log.js';
+import { connectedGroups, gameLine, poolGames, ratedPools, ratingsTable } from './arena-log.js';
 import { build } from 'esbuild';
 import { createRuleset, type Bot, type Ruleset } from '../src/index.js';
 import { namedBot, runArena, summarizeArena, type ArenaEntrant } from '../src/bots/index.js';
@@ -112,12 +112,7 @@ function refuse(message: string): never {
 }
 
 if (args.table) {
-  const games = fileURLToPath(new URL('arena-games/', import.meta.url));
-  const pools = RATED_CONFIGS.map(({ id }) => {
-    const files = readdirSync(join(games, id)).filter((f) => f.endsWith('.txt')).sort();
-    return { id, pool: poolGames(files.map((f) => ({ name: `${id}/${f}`, text: readFileSync(join(games, id, f), 'utf8') }))) };
-  });
-  process.stdout.write(ratingsTable(pools, summarizeArena));
+  process.stdout.write(ratingsTable(ratedPools()));
   process.exit(0);
 }
 if (!args.pool && positionals.length > 0) refuse(`unexpected '${positionals[0]}' (files are read with --pool)`);

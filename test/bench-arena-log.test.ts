@@ -4,8 +4,8 @@
  * themselves gave; malformed lines are refused with the file and line.
  */
 import { describe, expect, test } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { connectedGroups, gameLine, poolGames, RATED_CONFIGS, ratingsTable } from '../bench/arena-log.js';
+import { readFileSync } from 'node:fs';
+import { connectedGroups, gameLine, poolGames, RATED_CONFIGS, ratedPools, ratingsTable } from '../bench/arena-log.js';
 import { createRuleset } from '../src/index.js';
 import { namedBot, runArena, summarizeArena, type ArenaEntrant } from '../src/bots/index.js';
 import { must } from './helpers.js';
@@ -69,16 +69,13 @@ describe('arena game lines', () => {
   });
 
   test("docs/bots.md's ratings table is the one the runs kept in bench/arena-games give (npm run arena -- --table)", () => {
-    const root = new URL('../bench/arena-games/', import.meta.url);
-    const pools = RATED_CONFIGS.map(({ id }) => {
-      const files = readdirSync(new URL(`${id}/`, root)).filter((f) => f.endsWith('.txt')).sort();
-      expect(files.length).toBeGreaterThan(0);
-      return { id, pool: poolGames(files.map((f) => ({ name: `${id}/${f}`, text: readFileSync(new URL(`${id}/${f}`, root), 'utf8') }))) };
-    });
+    const pools = ratedPools();
+    expect(pools.map((p) => p.id)).toEqual(RATED_CONFIGS.map((c) => c.id));
+    for (const { pool } of pools) expect(pool.games.length).toBeGreaterThan(0);
     const page = readFileSync(new URL('../docs/bots.md', import.meta.url), 'utf8');
     const published = /<!-- ratings: made from bench\/arena-games -->\n([\s\S]*?)<!-- \/ratings -->/.exec(page);
     expect(published).not.toBeNull();
-    expect(published![1]!.trim()).toBe(ratingsTable(pools, summarizeArena).trim());
+    expect(published![1]!.trim()).toBe(ratingsTable(pools).trim());
   });
 
   test('a table over games that do not link every bot is refused', () => {
@@ -86,6 +83,6 @@ describe('arena game lines', () => {
       { name: 'a.txt', text: 'deal 0: level:5@700 80 | mcts@700 70' },
       { name: 'b.txt', text: 'deal 0: greedy 60 | random 10' },
     ]);
-    expect(() => ratingsTable([{ id: 'classic2', pool: apart }], summarizeArena)).toThrow('classic2: no game links level:5@700, mcts@700 with greedy, random');
+    expect(() => ratingsTable([{ id: 'classic2', pool: apart }])).toThrow('classic2: no game links level:5@700, mcts@700 with greedy, random');
   });
 });
