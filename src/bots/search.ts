@@ -15,6 +15,9 @@ import type { Bot } from '../bots.js';
 import { botError, botFailure, type BotError } from './errors.js';
 import { resolveOptions, type Budget, type SearchOptions } from './levels.js';
 import { newNode, type TreeNode } from './tree.js';
+import { featuresClosed, newClosingScratch, type ClosingScratch } from '../core/closing.js';
+import { actionLayout } from '../ai/layout.js';
+import { cellKey } from '../core/state.js';
 
 /** Determinizations kept per decision at most: search `i` runs in world `i % worlds`. */
 const WORLDS = 32;
@@ -50,6 +53,8 @@ export interface Search {
   iterations: number;
   /** Scratch: each player's value of their followers in supply at a rollout's end. */
   readonly held: number[];
+  /** Scratch of the completion test. */
+  readonly closing: ClosingScratch;
 }
 
 /** Why a state cannot be searched, or null. @internal */
@@ -87,6 +92,7 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
     nodes: 1,
     iterations: 0,
     held: new Array<number>(state.players).fill(0),
+    closing: newClosingScratch(),
   });
 }
 
@@ -149,6 +155,31 @@ function scoreNow(rules: Ruleset, s: GameState): readonly number[] {
   return s.scores;
 }
 
+/**
+ * Moves the placements of `list` (the legal actions of a place-tile decision) that would complete
+ * a feature to its front and returns how many they are; 0 at other decisions.
+ */
+function completingFirst(search: Search, s: Immutable<GameState>, list: number[]): number {
+  const step = s.step;
+  if (step.kind !== 'place-tile') return 0;
+  const rules = search.rules;
+  const layout = actionLayout(rules);
+  const w = layout.window;
+  const tile = rules.tileById.get(step.tile)!;
+  let front = 0;
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]!;
+    if (a >= layout.placements) continue;
+    const cell = a >>> 2;
+    const key = cellKey(w.x + (cell % w.width), w.y + Math.floor(cell / w.width));
+    if (featuresClosed(rules, s, tile, key, a & 3, search.closing) > 0) {
+      list[i] = list[front]!;
+      list[front++] = a;
+    }
+  }
+  return front;
+}
+
 /** Runs one search: select by UCB1 for the player to move, expand one node, roll out, back up. */
 function iterateOnce(search: Search, reward: number[], margin: number[]): void {
   const sim = world(search, search.iterations);
@@ -172,12 +203,25 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
       continue;
     }
     const legal = search.hidden ? sim.legalActions() : null;
-    node.untried ??= [...sim.legalActions()];
+    if (node.untried === null) {
+      node.untried = [...sim.legalActions()];
+      if (search.budget.completeFirst) node.first = completingFirst(search, sim.state, node.untried);
+    }
     const untried = node.untried;
     if (untried.length > 0 && search.nodes < search.budget.maxNodes && (node === search.root || node.children.size < widen(node.visits))) {
-      const j = random(untried.length);
-      const a = untried[j]!;
-      untried[j] = untried[untried.length - 1]!;
+      let a: number;
+      if (node.first > 0) {
+        // A completing placement first: take it out, keeping the rest of the front together.
+        const j = random(node.first);
+        a = untried[j]!;
+        untried[j] = untried[node.first - 1]!;
+        untried[node.first - 1] = untried[untried.length - 1]!;
+        node.first--;
+      } else {
+        const j = random(untried.length);
+        a = untried[j]!;
+        untried[j] = untried[untried.length - 1]!;
+      }
       untried.pop();
       if (legal !== null && !legal.includes(a)) break;
       sim.applyAction(a);

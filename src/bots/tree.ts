@@ -15,9 +15,11 @@ export interface TreeNode {
   readonly children: Map<number, TreeNode>;
   /** Legal actions not tried yet, in the order they will be (decision nodes; null until visited). */
   untried: number[] | null;
+  /** How many of `untried`'s first entries are tried before the rest (completing placements). */
+  first: number;
 }
 
 /** A fresh node for `players` players. @internal */
 export function newNode(players: number): TreeNode {
-  return { visits: 0, reward: new Array<number>(players).fill(0), margin: new Array<number>(players).fill(0), children: new Map(), untried: null };
+  return { visits: 0, reward: new Array<number>(players).fill(0), margin: new Array<number>(players).fill(0), children: new Map(), untried: null, first: 0 };
 }
