@@ -27,6 +27,9 @@ import { createSearch, heldValues, iterate } from '../src/bots/search.js';
 import { createResearchSimulator, type ResearchSimulator } from '../src/ai/index.js';
 import { resolveOptions } from '../src/bots/levels.js';
 import { IMPORT_PATHS } from './docs-snippets/compile.js';
+import { featuresClosed, newClosingScratch } from '../src/core/closing.js';
+import { cellKey } from '../src/core/state.js';
+import { actionToMove } from '../src/ai/actions.js';
 
 const CLASSIC = must(createRuleset({ game: 'classic' }));
 const CASTLE = must(createRuleset({ game: castle() }));
@@ -303,6 +306,51 @@ describe('what each level evaluates', () => {
     const capped = 'iterations' in options || 'timeMs' in options ? iterations : Math.min(iterations, 200 * legalMoves(rules, state).length);
     expect(legalMoves(rules, state).length).toBeGreaterThan(10);
     expect([search.budget.iterations, search.budget.rollout, search.budget.explore]).toEqual([capped, rollout, explore]);
+  });
+
+  // Twelfth round (docs/design.md, "Bots"): level 5 in classic (with any expansions) tries a
+  // node's placements that complete a feature before its others; no other level, not in The Castle.
+  test.each([
+    ['classic', { level: 5 }, true],
+    ['classic', { level: 5, timeMs: 100 }, true],
+    ['classic', { level: 4 }, false],
+    ['classic', { level: 1 }, false],
+    ['The Castle', { level: 5 }, false],
+  ])('%s, %j: completing placements first: %s', (game, options, completeFirst) => {
+    const rules = game === 'classic' ? classicRules : castleRules;
+    expect(must(createSearch(rules, must(newGame(rules, { players: 2, seed: 'first' })), options)).budget.completeFirst).toBe(completeFirst);
+  });
+
+  test('level 5 in classic expands the completing placements of a node before the others', () => {
+    // Positions of a greedy game where some placements, not all, complete a feature.
+    let state = must(newGame(classicRules, { players: 2, seed: 'complete-first' }));
+    const bot = greedyBot(createRandomSource('complete-first'));
+    const scratch = newClosingScratch();
+    let checked = 0;
+    let unordered = 0;
+    while (state.step.kind !== 'game-over') {
+      if (state.step.kind === 'place-tile') {
+        const tile = classicRules.tileById.get(state.step.tile)!;
+        const moves = legalMoves(classicRules, state).filter((m) => m.type === 'place');
+        const closing = moves.filter((m) => featuresClosed(classicRules, state, tile, cellKey(m.x, m.y), m.rotation, scratch) > 0);
+        if (closing.length > 0 && closing.length < moves.length) {
+          const first = closing.length;
+          for (const [level, ordered] of [[5, true], [4, false]] as const) {
+            const search = must(createSearch(classicRules, state, { level, iterations: first, seed: `first-${checked}` }));
+            iterate(search, first);
+            const tried = [...search.root.children.keys()].map((a) => actionToMove(classicRules, state, a)) as { x: number; y: number; rotation: number }[];
+            const all = tried.every((m) => closing.some((c) => c.x === m.x && c.y === m.y && c.rotation === m.rotation));
+            if (ordered) expect(all, `turn ${state.turn}: the first ${first} tried`).toBe(true);
+            else if (!all) unordered++;
+          }
+          checked++;
+        }
+      }
+      state = must(applyMove(classicRules, state, bot(classicRules, state))).state;
+    }
+    // Enough positions, and without the ordering (level 4) the first searches often are not all completing ones.
+    expect(checked).toBeGreaterThan(10);
+    expect(unordered).toBeGreaterThan(checked / 2);
   });
 
   // A rollout to the end is the simulator's playout (the same random game as a decision at a

@@ -313,7 +313,8 @@ export function runSearch(search: Search): void {
  * search runs in a determinization of what the deciding player can see (the unseen tiles'
  * order, and in The Castle the face-down tokens, made up anew; never the real ones), descends
  * the tree by UCB1 for whoever decides at each node (the Count's and the dragon's decisions,
- * captures and ransoms too), samples tile draws by their probabilities, adds one node, plays a
+ * captures and ransoms too), samples tile draws by their probabilities, adds one node (at level 5
+ * in classic, placements that complete a feature before the others), plays a
  * few random decisions (in The Castle, from level 3 up, a random game to the end) and scores the
  * position by its projected scores, with each follower still
  * in supply worth up to 2 points (falling with the tiles left). Each player's reward is
