@@ -36,8 +36,8 @@ export function fits(tile: CompiledTile, demand: number, rotation: number): bool
   return (tile.signature[rotation]! & (demand >>> 12)) === (demand & 0xfff);
 }
 
-/** `oppositePort` as a table: the port facing port p across the shared edge. */
-const OPPOSITE_PORT: readonly number[] = Array.from({ length: 12 }, (_, p) => oppositePort(p));
+/** `oppositePort` as a table: the port facing port p across the shared edge. @internal */
+export const OPPOSITE_PORT: readonly number[] = Array.from({ length: 12 }, (_, p) => oppositePort(p));
 
 /** Home slot of a cell key in a cell table of `mask + 1` slots (Fibonacci hashing). */
 function homeSlot(key: number, mask: number): number {

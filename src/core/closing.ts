@@ -4,14 +4,10 @@
  * ports as `layTile`'s. For searches that want to look at completing placements first.
  */
 import type { CompiledTile } from './tiles.js';
-import { oppositePort } from './tiles.js';
 import { findRoot } from './features.js';
-import { tileAt, type BoardRules } from './board.js';
+import { OPPOSITE_PORT, tileAt, type BoardRules } from './board.js';
 import { SIDE_DELTA, type GameView } from './state.js';
 import type { Immutable } from './types.js';
-
-/** `oppositePort` as a table. */
-const OPPOSITE_PORT: readonly number[] = Array.from({ length: 12 }, (_, p) => oppositePort(p));
 
 /** Local nodes at most: a tile's segments (at most 12 with ports, plus areas) and 12 neighbour roots. */
 const MAX_LOCAL = 64;
