@@ -134,7 +134,9 @@ console.log(sim.returns('score'));`,
   {
     entry: './bots',
     name: 'classic search bot',
-    budget: 29_600,
+    // 29,600 until level 5 tried completing placements first (twelfth session): the completion
+    // test (src/core/closing.ts) took it to 29,930 B.
+    budget: 30_500,
     absent: allBut(),
     code: `import { applyMove, createRuleset, newGame } from 'meeplekit';
 import { searchBot } from 'meeplekit/bots';
