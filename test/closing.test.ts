@@ -14,7 +14,7 @@ import { river } from '../src/expansions/river/index.js';
 import { shrines } from '../src/expansions/shrines/index.js';
 import { tower } from '../src/expansions/tower/index.js';
 import { featuresClosed, newClosingScratch } from '../src/core/closing.js';
-import { layTile } from '../src/core/board.js';
+import { layTile, tileAt } from '../src/core/board.js';
 import { findRoot } from '../src/core/features.js';
 import { cloneState } from '../src/core/engine/clone.js';
 import { SIDE_DELTA, cellKey } from '../src/core/state.js';
@@ -29,7 +29,7 @@ function closedByLaying(rules: Ruleset, s: GameState, x: number, y: number, rota
   const key = cellKey(x, y);
   const before = new Set<number>();
   for (const d of SIDE_DELTA) {
-    const nt = t.tiles.findIndex((p) => cellKey(p.x, p.y) === key + d);
+    const nt = tileAt(t, key + d);
     if (nt < 0) continue;
     const other = t.tiles[nt]!;
     const n = rules.tiles[other.kind]!.kinds.length;

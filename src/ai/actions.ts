@@ -6,7 +6,7 @@
 import { collectPlacements } from '../core/board.js';
 import type { Emit, GameEvent } from '../core/events.js';
 import type { Ruleset } from '../core/ruleset.js';
-import { keyX, keyY, type ExpansionMove, type GameState, type GameView, type Move } from '../core/state.js';
+import { cellKey, keyX, keyY, type ExpansionMove, type GameState, type GameView, type Move } from '../core/state.js';
 import type { Immutable, Rotation } from '../core/types.js';
 import { cloneState } from '../core/engine/clone.js';
 import { checkMove, listMoves, passOffered, turnMoves } from '../core/engine/legal.js';
@@ -88,11 +88,17 @@ export function writeSplit(rules: Ruleset, layout: ActionLayout, s: Immutable<Ga
   return moves.length;
 }
 
-/** The placement move of placement id `p` (window cell * 4 + rotation) for the decider. */
-function placementMove(layout: ActionLayout, player: number, p: number): Move {
+/** The cell key of placement id `p` (window cell * 4 + rotation; its rotation is `p & 3`). @internal */
+export function placementKey(layout: ActionLayout, p: number): number {
   const w = layout.window;
   const cell = p >>> 2;
-  return { type: 'place', player, x: w.x + (cell % w.width), y: w.y + Math.floor(cell / w.width), rotation: (p & 3) as Rotation };
+  return cellKey(w.x + (cell % w.width), w.y + Math.floor(cell / w.width));
+}
+
+/** The placement move of placement id `p` for the decider. */
+function placementMove(layout: ActionLayout, player: number, p: number): Move {
+  const key = placementKey(layout, p);
+  return { type: 'place', player, x: keyX(key), y: keyY(key), rotation: (p & 3) as Rotation };
 }
 
 /** The move a split action names at this decision node (legal or not), or null. @internal */

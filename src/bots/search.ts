@@ -8,7 +8,7 @@ import type { GameState, Move } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { isLegal, legalMoves } from '../core/engine/apply.js';
 import { err, ok, type Result } from '../core/result.js';
-import { actionToMove } from '../ai/actions.js';
+import { actionToMove, placementKey } from '../ai/actions.js';
 import { determinize } from '../ai/determinize.js';
 import { createResearchSimulator, type ResearchSimulator } from '../ai/simulator.js';
 import type { Bot } from '../bots.js';
@@ -17,7 +17,6 @@ import { resolveOptions, type Budget, type SearchOptions } from './levels.js';
 import { newNode, type TreeNode } from './tree.js';
 import { featuresClosed, newClosingScratch, type ClosingScratch } from '../core/closing.js';
 import { actionLayout } from '../ai/layout.js';
-import { cellKey } from '../core/state.js';
 
 /** Determinizations kept per decision at most: search `i` runs in world `i % worlds`. */
 const WORLDS = 32;
@@ -164,15 +163,12 @@ function completingFirst(search: Search, s: Immutable<GameState>, list: number[]
   if (step.kind !== 'place-tile') return 0;
   const rules = search.rules;
   const layout = actionLayout(rules);
-  const w = layout.window;
   const tile = rules.tileById.get(step.tile)!;
   let front = 0;
   for (let i = 0; i < list.length; i++) {
     const a = list[i]!;
     if (a >= layout.placements) continue;
-    const cell = a >>> 2;
-    const key = cellKey(w.x + (cell % w.width), w.y + Math.floor(cell / w.width));
-    if (featuresClosed(rules, s, tile, key, a & 3, search.closing) > 0) {
+    if (featuresClosed(rules, s, tile, placementKey(layout, a), a & 3, search.closing) > 0) {
       list[i] = list[front]!;
       list[front++] = a;
     }
