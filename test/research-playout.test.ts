@@ -52,4 +52,51 @@ describe('research playouts', () => {
     again.playout(createRandomSource('alone'));
     expect(again.serialize()).toBe(alone.serialize());
   });
+
+  // A depth-limited rollout: `playout`'s moves, stopped after so many decisions (the bots' rollouts).
+  test.each(configs)('%s: a rollout plays the decisions asked for, legally, and to the end is the playout itself', (_name, rules, most) => {
+    for (let g = 0; g < 3; g++) {
+      const players = Math.min(most, 2 + (g % 2));
+      const sim = createResearchSimulator(rules, newInitialState(rules, { players, seed: `ro${g}` }));
+      const random = createRandomSource(`ro${g}`);
+      for (let i = 0; i < 10; i++) sim.applyRandom(random);
+      for (const k of [0, 1, 12]) {
+        const branch = sim.clone();
+        const played = branch.rollout(createRandomSource(`ro${g}/${k}`), k);
+        expect(played).toBe(k);
+        expect(branch.isTerminal()).toBe(false);
+        // Stopped at a decision, never at a chance node: the draws on the way are made.
+        expect(branch.isChanceNode()).toBe(false);
+        const back = deserializeResearchState(rules, branch.serialize());
+        if (!back.ok) throw new Error(`${back.error.code} ${back.error.path}: ${back.error.message}`);
+        // The same random stream, the same rollout.
+        const again = sim.clone();
+        again.rollout(createRandomSource(`ro${g}/${k}`), k);
+        expect(again.serialize()).toBe(branch.serialize());
+      }
+      // With more decisions than the game has left it is the playout, draw for draw.
+      const long = sim.clone();
+      const played = long.rollout(createRandomSource(`ro${g}/end`), 100_000);
+      const whole = sim.clone();
+      const scores = whole.playout(createRandomSource(`ro${g}/end`));
+      expect(long.isTerminal()).toBe(true);
+      expect(long.serialize()).toBe(whole.serialize());
+      expect(long.state.scores).toEqual(scores);
+      expect(played).toBeGreaterThan(12);
+      expect(long.rollout(random, 5)).toBe(0);
+    }
+  });
+
+  test('a rollout counts decisions only (classic: one move each), and a bad count changes nothing', () => {
+    const [, rules] = configs[0]!;
+    const sim = createResearchSimulator(rules, newInitialState(rules, { players: 2, seed: 'count' }));
+    const before = sim.state.moves.length;
+    expect(sim.rollout(createRandomSource('count'), 7)).toBe(7);
+    expect(sim.state.moves.length - before).toBe(7);
+    const saved = sim.serialize();
+    for (const bad of [-1, 1.5, Number.NaN, Infinity]) {
+      expect(() => sim.rollout(createRandomSource('count'), bad)).toThrow(RangeError);
+      expect(sim.serialize()).toBe(saved);
+    }
+  });
 });

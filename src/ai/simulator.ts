@@ -114,6 +114,17 @@ export interface ResearchSimulator {
    * actions `applyRandom` would pick from the same stream).
    */
   playout(random: RandomSource, policy?: Policy): number[];
+  /**
+   * Plays on as {@link playout} does without a policy (uniform random decisions, placements drawn
+   * by rejection, tiles drawn by the engine's own draw from a generator seeded by `random`), but
+   * stops after `decisions` decisions, or at the end of the game if it comes first: a
+   * depth-limited rollout, to be scored by an evaluation (say `projectedScores`) instead of the
+   * final scores. Returns how many decisions it played (0 at the end of the game). The chance
+   * nodes on the way are drawn, not stopped at, and afterwards the state's generator is the one
+   * seeded by `random` (the draws still to come follow it); `rewards` then covers the whole
+   * rollout. Throws a RangeError unless `decisions` is a whole number from 0.
+   */
+  rollout(random: RandomSource, decisions: number): number;
   /** Each player's returns now (see the module function `returns`). */
   returns(kind?: ReturnKind): number[];
   /** Each player's reward for the last applied action (0 before any). */
@@ -307,6 +318,19 @@ class Research implements ResearchSimulator {
     const s = this.#s;
     if (s.step.kind === 'game-over') return [...s.scores];
     this.#remember();
+    this.#playOn(random, policy, Infinity);
+    return [...s.scores];
+  }
+  rollout(random: RandomSource, decisions: number): number {
+    if (!Number.isInteger(decisions) || decisions < 0) throw new RangeError(`rollout: decisions must be a whole number from 0, got ${String(decisions)}`);
+    if (this.#s.step.kind === 'game-over') return 0;
+    this.#remember();
+    return this.#playOn(random, undefined, decisions);
+  }
+  /** Plays at most `limit` decisions, or to the end ({@link playout}'s way); returns how many it played. */
+  #playOn(random: RandomSource, policy: Policy | undefined, limit: number): number {
+    const s = this.#s;
+    if (s.step.kind === 'game-over') return 0;
     // Within a playout nobody looks at the chance nodes: the tiles are drawn by the engine itself,
     // from a generator seeded by \`random\` (the same distribution, without stopping at each draw),
     // and what modules conceal (The Castle's face-down tokens) is made up from \`random\` at once.
@@ -320,14 +344,20 @@ class Research implements ResearchSimulator {
     redrawAll(this.rules, s, random);
     // Only modules' chance nodes are left (the engine draws the tiles): The Castle's tokens.
     const fast = policy === undefined && this.form === 'split';
+    let played = 0;
     while (!this.isTerminal()) {
-      if (s.step.player === CHANCE_PLAYER) playChance(this.rules, s, this.#sampleChance(random), null);
+      if (s.step.player === CHANCE_PLAYER) {
+        playChance(this.rules, s, this.#sampleChance(random), null);
+        continue;
+      }
+      if (played === limit) break;
+      played++;
       // The move was made here and is seen by nobody: the history keeps it as it is.
-      else if (fast) playMove(this.rules, s, randomMove(this.rules, s, random, true), null, true);
+      if (fast) playMove(this.rules, s, randomMove(this.rules, s, random, true), null, true);
       else if (policy === undefined) this.#randomStep(random, true);
       else playAction(this.rules, this.#layout, s, policy(this, this.legalActions()), this.form, this.#scratch, true);
     }
-    return [...s.scores];
+    return played;
   }
   returns(kind: ReturnKind = 'score'): number[] {
     return returns(this.rules, this.#s, kind);

@@ -245,11 +245,8 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
   // Rollout: a few random decisions, then the projected scores (what a game ending now would give)
   // and the followers still in hand; or, to the end (The Castle), the simulator's own playout,
   // which draws the same random game at about 0.6 times the time of a decision at a time.
-  if (search.budget.rollout === Infinity && !sim.isTerminal()) sim.playout(random);
-  for (let d = 0; d < search.budget.rollout && !sim.isTerminal(); ) {
-    if (!sim.isChanceNode()) d++;
-    sim.applyRandom(random);
-  }
+  if (search.budget.rollout === Infinity) sim.playout(random);
+  else sim.rollout(random, search.budget.rollout);
   if (sim.isTerminal()) outcome(sim.state.scores, null, reward, margin);
   else {
     // Followers in hand first: the projected final scoring returns the followers on the board.
