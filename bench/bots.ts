@@ -8,8 +8,8 @@
  *   npm run bench:bots -- [--level 5] [--games 3] [--game classic|castle] [--expansions six|id,id,...]
  *                         [--players 2] [--every 10] [--json]
  *
- * `--expansions six` is all six expansions that combine (the Count with the King and Robber Baron,
- * the Princess and the Dragon, the Shrines and the Tower: the River and the Count exclude each other).
+ * `--expansions six` is all six expansions together: the River (I), the Count, the King and Robber
+ * Baron, the Princess and the Dragon, the Shrines and the Tower (as `npm run arena -- --config six`).
  */
 import { parseArgs } from 'node:util';
 import { benchOptions } from './options.js';

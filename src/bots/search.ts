@@ -243,8 +243,10 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
     path.push(node);
   }
   // Rollout: a few random decisions, then the projected scores (what a game ending now would give)
-  // and the followers still in hand; or, to the end (The Castle), the simulator's own playout,
-  // which draws the same random game at about 0.6 times the time of a decision at a time.
+  // and the followers still in hand; or, to the end (The Castle), the simulator's own playout.
+  // Both draw the same random game as `applyRandom` a decision at a time would, without listing
+  // every placement at each one: a 12-decision rollout made level 5 search about 1.3 times as
+  // many times a second in 2-player classic (docs/design.md, "Bots", thirteenth round).
   if (search.budget.rollout === Infinity) sim.playout(random);
   else sim.rollout(random, search.budget.rollout);
   if (sim.isTerminal()) outcome(sim.state.scores, null, reward, margin);
