@@ -2,7 +2,7 @@
  * `npm run arena`: bots play each other; ratings from all games.
  *
  *   npm run arena -- [--config classic2|classic3|classic4|castle|six] [--bots level:5,greedy]
- *                    [--deals 10] [--seed arena] [--json] [--quiet]
+ *                    [--deals 10] [--first-deal 0] [--seed arena] [--json] [--quiet]
  *   npm run arena -- --pool FILE... [--json]
  *   npm run arena -- --table
  *
@@ -16,6 +16,9 @@
  * Bots: `random`, `greedy`, `level:N` (the search bot at level N, iteration budget),
  * `level:N@MS` (level N bounded by MS milliseconds a decision instead), `mcts@MS` (the ISMCTS of
  * examples/mcts-bot.ts, random playouts and a win/loss reward, bounded by MS a decision: equal time).
+ *
+ * `--first-deal D` plays deals D to D + deals - 1, with the seeds a run from 0 gives them: a run
+ * stopped for time is finished by another from its first unplayed deal.
  *
  * Each deal is one seed, played once per rotation of the seats (2 players: the lineup then the
  * same lineup with seats swapped: the same seed, so the same tile draws as long as the same tiles
@@ -49,6 +52,7 @@ const { values: args, positionals } = benchOptions(import.meta.url, () => parseA
     config: { type: 'string', default: 'classic2' },
     bots: { type: 'string', default: 'level:5,greedy' },
     deals: { type: 'string', default: '10' },
+    'first-deal': { type: 'string', default: '0' },
     seed: { type: 'string', default: 'arena' },
     json: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
@@ -158,6 +162,7 @@ const [rules, players] = (CONFIGS[args.config] ?? (() => { throw new Error(`--co
 if (names.length < 2) throw new Error('--bots: at least two');
 for (const name of names) makeBot(name, 'check');
 const deals = Number(args.deals);
+const firstDeal = Number(args['first-deal']);
 const entrants: ArenaEntrant[] = names.map((name) => ({ name, make: (seed) => makeBot(name, seed) }));
 
 const started = performance.now();
@@ -165,6 +170,7 @@ const arena = must(
   runArena(rules, entrants, {
     players,
     deals,
+    firstDeal,
     seed: args.seed,
     onGame: (g) => {
       if (!args.quiet && !args.json) console.log(gameLine(g, names));

@@ -36,6 +36,10 @@ describe('arenaSchedule', () => {
     expect(arenaSchedule(2, 3, 1).map((s) => s.seats)).toEqual([[0, 1, 0], [1, 0, 0], [0, 0, 1]]);
     expect(arenaSchedule(2, 2, 0)).toEqual([]);
   });
+  test('from a first deal: the same seatings as a run from 0 has for those deals', () => {
+    expect(arenaSchedule(2, 2, 2, 3)).toEqual(arenaSchedule(2, 2, 5).slice(6));
+    expect(arenaSchedule(3, 2, 1, 7).map((s) => s.deal)).toEqual([7, 7, 7, 7, 7, 7]);
+  });
 });
 
 describe('pairRecords', () => {
@@ -133,6 +137,15 @@ describe('runArena', () => {
     const other = must(runArena(CLASSIC, entrants(names), { players: 2, deals: 1, seed: 'other' }));
     expect(other.games.map((g) => g.scores)).not.toEqual(a.games.map((g) => g.scores));
   });
+  test('a run from a first deal plays the games a run from 0 plays for those deals', () => {
+    const names = ['search:1', 'greedy'];
+    const whole = must(runArena(CLASSIC, entrants(names), { players: 2, deals: 2, seed: 'cut' }));
+    const rest = must(runArena(CLASSIC, entrants(names), { players: 2, deals: 1, firstDeal: 1, seed: 'cut' }));
+    expect(rest.firstDeal).toBe(1);
+    expect(whole.firstDeal).toBe(0);
+    expect(rest.games.map((g) => g.deal)).toEqual([1, 1]);
+    expect(untimed(rest.games)).toEqual(untimed(whole.games.slice(2)));
+  });
   test('progress after each game', () => {
     const seen: [number, number][] = [];
     must(runArena(CLASSIC, entrants(['random', 'greedy', 'search:1']), { players: 2, deals: 1, seed: 'p', onGame: (_, done, total) => seen.push([done, total]) }));
@@ -140,7 +153,7 @@ describe('runArena', () => {
   });
   test('bad options: bots/bad-options', () => {
     const two = entrants(['random', 'greedy']);
-    for (const options of [{ players: 6, deals: 1 }, { players: 2, deals: -1 }, { players: 2, deals: 1.5 }, { players: 2, deals: 1, anchor: 'nobody' }]) {
+    for (const options of [{ players: 6, deals: 1 }, { players: 2, deals: -1 }, { players: 2, deals: 1.5 }, { players: 2, deals: 1, anchor: 'nobody' }, { players: 2, deals: 1, firstDeal: -1 }, { players: 2, deals: 1, firstDeal: 0.5 }]) {
       expect(runArena(CLASSIC, two, options)).toMatchObject({ ok: false, error: { code: 'bots/bad-options' } });
     }
     expect(runArena(CLASSIC, entrants(['random']), { players: 2, deals: 1 })).toMatchObject({ ok: false, error: { code: 'bots/bad-options' } });

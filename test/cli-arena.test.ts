@@ -19,6 +19,7 @@ interface ArenaJson {
   players: number;
   bots: string[];
   deals: number;
+  firstDeal: number;
   seed: string;
   games: number;
   ratings: { bot: string; elo: number; low: number; high: number; decisions: number; msPerDecision: number; slowestMs: number }[];
@@ -68,6 +69,18 @@ describe('meeplekit arena', () => {
     expect(j.ratings.every((r) => r.decisions > 0 && r.msPerDecision >= 0 && r.low <= r.elo && r.elo <= r.high)).toBe(true);
     expect(untimed((await arena(args)).stdout)).toEqual(untimed(first.stdout));
     expect(untimed((await arena(['--bots', 'search:1,random', '--deals', '2', '--seed', 'other', '--json', '--quiet'])).stdout)).not.toEqual(untimed(first.stdout));
+  });
+
+  test('--first-deal: the deals from there, the games a run from 0 plays for them', async () => {
+    const whole = JSON.parse((await arena(['--bots', 'search:1,random', '--deals', '2', '--seed', 'cut', '--json', '--quiet'])).stdout) as ArenaJson;
+    const rest = await arena(['--bots', 'search:1,random', '--deals', '1', '--first-deal', '1', '--seed', 'cut', '--json', '--quiet']);
+    expect(rest.code).toBe(0);
+    const j = JSON.parse(rest.stdout) as ArenaJson;
+    expect(j).toMatchObject({ deals: 1, firstDeal: 1, games: 2 });
+    expect(whole.firstDeal).toBe(0);
+    expect(j.results).toEqual(whole.results.slice(2));
+    const text = await arena(['--bots', 'greedy,random', '--deals', '2', '--first-deal', '3', '--seed', 'text', '--quiet']);
+    expect(text.stdout.split('\n')[0]).toBe('meeplekit arena: classic, 2 players, bots greedy,random, 2 deals (3 to 4) from seed "text": 4 games');
   });
 
   test('the text: ratings with intervals, best first, and each pair; deterministic but for the milliseconds', async () => {
@@ -121,6 +134,8 @@ describe('meeplekit arena', () => {
     ['a misspelt flag', ['--dels', '3'], /Unknown option '--dels'\. Did you mean --deals\?/],
     ['a positional', ['extra'], /Unexpected argument 'extra'/],
     ['a seed too long', ['--seed', 'x'.repeat(256), '--deals', '10'], /--seed is too long/],
+    ['a seed too long for the last deal', ['--seed', 'x'.repeat(253), '--deals', '1', '--first-deal', '100'], /--seed is too long/],
+    ['a first deal that is no whole number', ['--first-deal', '-1'], /--first-deal must be a whole number \(0 or more\), got '-1'/],
   ])('%s: a message and the usage on stderr, nothing on stdout, code 2', async (_, args, message) => {
     const out = await arena(args);
     expect(out.code).toBe(2);

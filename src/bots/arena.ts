@@ -70,6 +70,8 @@ function combinations(n: number, k: number): number[][] {
  * `entrants`; with fewer entrants than seats, one table of the entrants repeated in turn), each
  * played once per rotation of its seats. With two players every deal is played with the seats
  * swapped, so that each bot gets the same tile draws (as long as the same tiles fit) in every seat.
+ * The deals are `firstDeal` to `firstDeal + deals - 1` (default from 0): an arena cut short, or
+ * shared between machines, is played on in pieces that together are the whole schedule.
  *
  * @example
  * ```ts
@@ -77,12 +79,14 @@ function combinations(n: number, k: number): number[][] {
  *
  * // Three bots, two seats: three tables, each played twice per deal.
  * console.log(arenaSchedule(3, 2, 1).map((s) => s.seats.join('-'))); // [ '0-1', '1-0', '0-2', '2-0', '1-2', '2-1' ]
+ * // Deals 5 and 6 only.
+ * console.log(arenaSchedule(2, 2, 2, 5).map((s) => s.deal)); // [ 5, 5, 6, 6 ]
  * ```
  */
-export function arenaSchedule(entrants: number, players: number, deals: number): ArenaSeating[] {
+export function arenaSchedule(entrants: number, players: number, deals: number, firstDeal = 0): ArenaSeating[] {
   const tables = entrants >= players ? combinations(entrants, players) : [Array.from({ length: players }, (_, i) => i % entrants)];
   const out: ArenaSeating[] = [];
-  for (let deal = 0; deal < deals; deal++) {
+  for (let deal = firstDeal; deal < firstDeal + deals; deal++) {
     for (const table of tables) {
       for (let rotation = 0; rotation < players; rotation++) out.push({ deal, rotation, seats: table.map((_, i) => table[(i + rotation) % players]!) });
     }
@@ -466,6 +470,11 @@ export interface ArenaOptions extends ArenaSummaryOptions {
   readonly players: number;
   /** Deals: each is played by every table in every rotation ({@link arenaSchedule}). */
   readonly deals: number;
+  /**
+   * The first deal's number (default 0): deals `firstDeal` to `firstDeal + deals - 1` are played,
+   * each with the same seeds as in a run from 0, so that a run cut short can be finished.
+   */
+  readonly firstDeal?: number;
   /** The arena's seed: game seeds are `<seed>/<deal>` (default `'arena'`). */
   readonly seed?: string;
   /** Called after each game with it and the number of games done and to play (progress). */
@@ -492,6 +501,8 @@ export interface ArenaResult extends ArenaSummary {
   readonly players: number;
   /** Deals played. */
   readonly deals: number;
+  /** The first deal's number ({@link ArenaOptions.firstDeal}). */
+  readonly firstDeal: number;
   /** The arena's seed. */
   readonly seed: string;
   /** Every game, in schedule order. */
@@ -531,12 +542,13 @@ export function runArena(rules: Ruleset, entrants: readonly ArenaEntrant[], opti
   const names = entrants.map((e) => e.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) return bad(`two entrants are named '${twice}': give each its own name`);
-  const { players, deals, seed = 'arena' } = options;
+  const { players, deals, firstDeal = 0, seed = 'arena' } = options;
   if (!Number.isInteger(players) || players < rules.minPlayers || players > rules.maxPlayers) return bad(`players must be a whole number from ${rules.minPlayers} to ${rules.maxPlayers}, got ${String(players)}`);
   if (!Number.isInteger(deals) || deals < 0) return bad(`deals must be a whole number (0 or more), got ${String(deals)}`);
+  if (!Number.isSafeInteger(firstDeal) || firstDeal < 0) return bad(`firstDeal must be a whole number (0 or more), got ${String(firstDeal)}`);
   if (typeof seed !== 'string') return bad('seed must be a string');
   if (options.anchor !== undefined && !names.includes(options.anchor)) return bad(`the anchor '${options.anchor}' is not an entrant`);
-  const schedule = arenaSchedule(entrants.length, players, deals);
+  const schedule = arenaSchedule(entrants.length, players, deals, firstDeal);
   const games: ArenaGame[] = [];
   for (const seating of schedule) {
     const game = playArenaGame(rules, entrants, seating, seed);
@@ -544,7 +556,7 @@ export function runArena(rules: Ruleset, entrants: readonly ArenaEntrant[], opti
     options.onGame?.(game, games.length, schedule.length);
   }
   const summary = summarizeArena(names, games, options.anchor === undefined ? {} : { anchor: options.anchor });
-  return ok({ ruleset: rules.id, players, deals, seed, games, ...summary });
+  return ok({ ruleset: rules.id, players, deals, firstDeal, seed, games, ...summary });
 }
 
 /** `level:N` or `search:N` (a level from 1 to 5), optionally `@MS`. */

@@ -12,7 +12,7 @@ import { rulesetName } from './viewer.js';
 /** `arena`'s usage line. */
 export const ARENA_SYNOPSIS = `meeplekit arena [--game classic|castle] [--expansions id,id,...] [--option id.key=value]...
                        [--river-set I|II|both] [--expansion-module file.js]... [--players N]
-                       [--bots search:1,greedy,random] [--deals K] [--seed S] [--json] [--quiet]`;
+                       [--bots search:1,greedy,random] [--deals K] [--first-deal D] [--seed S] [--json] [--quiet]`;
 const USAGE = `usage: ${ARENA_SYNOPSIS}\n(meeplekit arena --help: every flag)`;
 
 /** The bots `--bots` of `arena` names, in words. */
@@ -34,6 +34,7 @@ ${GAME_FLAGS_HELP}
   --bots LIST           at least two different bots, comma-separated (default search:1,greedy,random):
                         ${ARENA_BOTS}
   --deals K             deals (default 10): K x tables x rotations games
+  --first-deal D        play deals D to D+K-1 (default 0), seeded as in a run from 0: finishes a run cut short
   --seed S              the arena's seed (default 1); deal d is played from S/d, at most 256 characters
   --json                one JSON object (ratings, pairs, every game's seats and scores) instead of tables
   --quiet               no progress bar and no closing line on stderr
@@ -55,6 +56,7 @@ const OPTIONS = {
   players: GAME_OPTIONS.players,
   bots: { type: 'string', default: 'search:1,greedy,random' },
   deals: { type: 'string', default: '10' },
+  'first-deal': { type: 'string', default: '0' },
   seed: GAME_OPTIONS.seed,
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
@@ -67,6 +69,7 @@ interface ArenaRun {
   readonly names: readonly string[];
   readonly entrants: readonly ArenaEntrant[];
   readonly deals: number;
+  readonly firstDeal: number;
   readonly seed: string;
   readonly json: boolean;
   readonly quiet: boolean;
@@ -99,7 +102,9 @@ function parseArenaArgs(args: readonly string[], modules: ExpansionModules): Are
   if (typeof names === 'string') return names;
   const deals = wholeNumber(values.deals);
   if (deals === null || deals < 1) return `--deals must be a positive whole number, got '${values.deals}'`;
-  const tooLong = seedProblem(values.seed, `/${deals - 1}`);
+  const firstDeal = wholeNumber(values['first-deal']);
+  if (firstDeal === null) return `--first-deal must be a whole number (0 or more), got '${values['first-deal']}'`;
+  const tooLong = seedProblem(values.seed, `/${firstDeal + deals - 1}`);
   if (tooLong !== null) return tooLong;
   const entrants = names.map((name) => ({
     name,
@@ -109,7 +114,7 @@ function parseArenaArgs(args: readonly string[], modules: ExpansionModules): Are
       return bot.value;
     },
   }));
-  return { chosen, players, names, entrants, deals, seed: values.seed, json: values.json, quiet: values.quiet };
+  return { chosen, players, names, entrants, deals, firstDeal, seed: values.seed, json: values.json, quiet: values.quiet };
 }
 
 /** A number with one decimal, or a whole number when large. */
@@ -118,8 +123,9 @@ const percent = (v: number): string => (100 * v).toFixed(1);
 
 /** The tables `arena` prints. */
 function arenaText(run: ArenaRun, summary: ArenaSummary, games: number): string {
-  const { chosen, players, names, deals, seed } = run;
-  const lines = [`meeplekit arena: ${rulesetName(chosen.rules)}, ${players} players, bots ${names.join(',')}, ${deals} deal${deals === 1 ? '' : 's'} from seed ${JSON.stringify(seed)}: ${games} games`];
+  const { chosen, players, names, deals, firstDeal, seed } = run;
+  const which = firstDeal === 0 ? '' : ` (${firstDeal} to ${firstDeal + deals - 1})`;
+  const lines = [`meeplekit arena: ${rulesetName(chosen.rules)}, ${players} players, bots ${names.join(',')}, ${deals} deal${deals === 1 ? '' : 's'}${which} from seed ${JSON.stringify(seed)}: ${games} games`];
   const anchor = names.includes('random') ? 'random' : summary.ratings.reduce((a, b) => (b.elo < a.elo ? b : a)).bot;
   const width = Math.max(3, ...names.map((n) => n.length));
   const interval = (low: number, high: number): string => `[${Math.round(low)}, ${Math.round(high)}]`;
@@ -140,7 +146,7 @@ function arenaText(run: ArenaRun, summary: ArenaSummary, games: number): string 
 
 /** The JSON object `arena --json` prints. */
 function arenaJson(run: ArenaRun, summary: ArenaSummary, games: readonly ArenaGame[], seconds: number): string {
-  const { chosen, players, names, deals, seed } = run;
+  const { chosen, players, names, deals, firstDeal, seed } = run;
   const round2 = (v: number): number => Math.round(v * 100) / 100;
   return `${JSON.stringify({
     ruleset: chosen.rules.id,
@@ -150,6 +156,7 @@ function arenaJson(run: ArenaRun, summary: ArenaSummary, games: readonly ArenaGa
     players,
     bots: names,
     deals,
+    firstDeal,
     seed,
     games: games.length,
     ratings: summary.ratings.map((r) => ({ bot: r.bot, elo: Math.round(r.elo), low: Math.round(r.low), high: Math.round(r.high), decisions: r.decisions, msPerDecision: round2(r.msPerDecision), slowestMs: round2(r.slowestMs) })),
@@ -175,7 +182,7 @@ export async function runArenaCommand(args: readonly string[], io: ArenaIo): Pro
     return 2;
   }
   const { rules } = run.chosen;
-  const schedule = arenaSchedule(run.entrants.length, run.players, run.deals);
+  const schedule = arenaSchedule(run.entrants.length, run.players, run.deals, run.firstDeal);
   let progress: Progress = NO_PROGRESS;
   if (io.stderrIsTTY === true && !run.quiet) progress = startProgress({ total: schedule.length, done: 0, write: (t) => io.stderr(t), label: 'arena' });
   const started = performance.now();
