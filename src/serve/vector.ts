@@ -11,13 +11,13 @@ import {
   createResearchSimulator,
   entitySpec,
   newInitialState,
-  writeEntityObservation,
   writeObservationTensor,
   type CompactObservationBuffers,
   type EntityBuffers,
   type ResearchSimulator,
 } from '../ai/index.js';
 import { createCompactRowCache, writeCompactObservationCached, type CompactRowCache } from '../ai/compact-row-cache.js';
+import { createEntityRowCache, writeEntityObservationCached, type EntityRowCache } from '../ai/entity-row-cache.js';
 import { BinaryArray, readInt32Array } from './codec.js';
 import type { GameEntry } from './games.js';
 import type { Handles, Op } from './registry.js';
@@ -97,6 +97,8 @@ export interface VecEntry {
   readonly compactCaches: readonly CompactRowCache[];
   /** Entity observations, one per environment (entity mode only). */
   readonly entities: EntityBuffers | null;
+  /** What each entity block holds, so that a step rewrites only what changed (entity mode only). */
+  readonly entityCaches: readonly EntityRowCache[];
   /** Scratch space for the actions of a step. */
   readonly actions: Int32Array;
 }
@@ -232,7 +234,7 @@ function writeEnv(v: VecEntry, i: number, at: number): number {
   const observer = sim.isTerminal() ? 0 : sim.currentPlayer();
   if (v.obs !== null) writeObservationTensor(v.game.rules, sim.state, observer, v.obsRows[i]!);
   else if (v.compact !== null) writeCompactObservationCached(v.game.rules, sim.state, observer, v.compact, i, list, v.compactCaches[i]!);
-  else if (v.entities !== null) writeEntityObservation(v.game.rules, sim.state, observer, v.entities, i);
+  else if (v.entities !== null) writeEntityObservationCached(v.game.rules, sim.state, observer, v.entities, i, v.entityCaches[i]!);
   return at + list.length;
 }
 
@@ -371,6 +373,7 @@ function makeVec(req: Request, handles: Handles): Checked<Record<string, unknown
     compact,
     compactCaches: compact === null ? [] : Array.from({ length: N }, () => createCompactRowCache()),
     entities,
+    entityCaches: entities === null ? [] : Array.from({ length: N }, () => createEntityRowCache()),
     actions: new Int32Array(N),
   };
   resetAll(v);
