@@ -14,6 +14,7 @@ import type { Ruleset } from '../core/ruleset.js';
 import type { GameState } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { actionLayout } from './layout.js';
+import { addSide, changedSides, grown, newSideList, type SideList } from './side-list.js';
 import { layoutOf, windowAround, writeVector, type CompactObservationBuffers, type ObservationLayout, type PlaneWrite } from './observation.js';
 
 /**
@@ -38,12 +39,8 @@ export interface CompactRowCache {
   readonly window: PlaneWrite;
   /** The bit of the `last placed` mark, -1 for none. */
   lastBit: number;
-  /** Per tile side whose feature can complete: the side's count byte (open ports), its complete bit, the root seen last and the open ports written. */
-  sideCount: Int32Array;
-  sideBit: Int32Array;
-  sideRoot: Int32Array;
-  sideOpen: Int32Array;
-  sides: number;
+  /** Per tile side whose feature can complete: the side's count byte (open ports) as its entry, its complete bit as its extra. */
+  readonly sides: SideList;
   /** The bits of the placeable channels set last. */
   placeBits: Int32Array;
   places: number;
@@ -64,24 +61,12 @@ export function createCompactRowCache(): CompactRowCache {
     maxY: 0,
     window: { x0: 0, y0: 0, clipped: 0 },
     lastBit: -1,
-    sideCount: new Int32Array(64),
-    sideBit: new Int32Array(64),
-    sideRoot: new Int32Array(64),
-    sideOpen: new Int32Array(64),
-    sides: 0,
+    sides: newSideList(),
     placeBits: new Int32Array(64),
     places: 0,
     followerBytes: new Int32Array(16),
     followers: 0,
   };
-}
-
-/** An Int32Array at least `n` long holding `a`'s first `keep` entries. */
-function grown(a: Int32Array, n: number, keep: number): Int32Array {
-  if (a.length >= n) return a;
-  const b = new Int32Array(Math.max(n, 2 * a.length));
-  b.set(a.subarray(0, keep));
-  return b;
 }
 
 /** Empties the row and the cache: the next pass writes every tile. */
@@ -92,7 +77,7 @@ function clearRow(cache: CompactRowCache, L: ObservationLayout, out: CompactObse
   cache.tiles = 0;
   cache.window.clipped = 0;
   cache.lastBit = -1;
-  cache.sides = 0;
+  cache.sides.count = 0;
   cache.places = 0;
   cache.followers = 0;
 }
@@ -172,19 +157,13 @@ export function writeCompactObservationCached(
   const openOf = g.open;
 
   // The sides written before whose feature's open ports changed (joined another, or completed).
-  const sideCount = cache.sideCount;
-  const sideBit = cache.sideBit;
-  const sideRoot = cache.sideRoot;
-  const sideOpen = cache.sideOpen;
-  for (let j = 0; j < cache.sides; j++) {
-    let r = sideRoot[j]!;
-    // Unions only ever re-parent roots: while r is a root, it is still the side's root.
-    if (parent[r] !== r) sideRoot[j] = r = findRoot(parent, r);
-    const open = openOf[r]!;
-    if (open === sideOpen[j]) continue;
-    sideOpen[j] = open;
-    counts[countsAt + sideCount[j]!] = open > 255 ? 255 : open;
-    const bit = sideBit[j]!;
+  const sides = cache.sides;
+  const changed = changedSides(sides, parent, openOf);
+  for (let c = 0; c < changed; c++) {
+    const j = sides.changed[c]!;
+    const open = sides.open[j]!;
+    counts[countsAt + sides.entry[j]!] = open > 255 ? 255 : open;
+    const bit = sides.extra[j]!;
     if (open === 0) bits[bitsAt + (bit >> 3)]! |= 1 << (bit & 7);
     else bits[bitsAt + (bit >> 3)]! &= ~(1 << (bit & 7));
   }
@@ -233,17 +212,7 @@ export function writeCompactObservationCached(
       if (open === 0) bits[bitsAt + (completeBit >> 3)]! |= 1 << (completeBit & 7);
       const countByte = countAt[cOpen + side]! + cell;
       counts[countsAt + countByte] = open > 255 ? 255 : open;
-      const j = cache.sides++;
-      if (j >= cache.sideRoot.length) {
-        cache.sideCount = grown(cache.sideCount, j + 1, j);
-        cache.sideBit = grown(cache.sideBit, j + 1, j);
-        cache.sideRoot = grown(cache.sideRoot, j + 1, j);
-        cache.sideOpen = grown(cache.sideOpen, j + 1, j);
-      }
-      cache.sideCount[j] = countByte;
-      cache.sideBit[j] = completeBit;
-      cache.sideRoot[j] = root;
-      cache.sideOpen[j] = open;
+      addSide(sides, countByte, completeBit, root, open);
     }
   }
   cache.tiles = n;

@@ -8,7 +8,8 @@ import type { Ruleset } from '../core/ruleset.js';
 import type { GameState, GameView } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import { actionLayout } from './layout.js';
-import { layoutOf, observationSpec, windowCorner, writeVector, type PlaneWrite } from './observation.js';
+import { layoutOf, observationSpec, windowCorner, writeVector, type ObservationLayout, type PlaneWrite } from './observation.js';
+import { addSide, type SideList } from './side-list.js';
 
 /** Version of the entity observation's layout ({@link entitySpec}); bumped on any change. */
 export const ENTITY_OBSERVATION_VERSION = 1;
@@ -78,6 +79,92 @@ export function entitySpec(rules: Ruleset, players: number): EntitySpec {
 
 const WINDOW: PlaneWrite = { x0: 0, y0: 0, clipped: 0 };
 
+/** Where each group of an entity row's columns starts (see {@link entitySpec}). @internal */
+export interface EntityColumns {
+  /** Columns of a row. */
+  readonly C: number;
+  /** Rows of an observation (the spec's `maxRows`). */
+  readonly R: number;
+  /** Follower targets per tile (`F`). */
+  readonly F: number;
+  readonly cKind: number;
+  readonly cTurn: number;
+  readonly cLast: number;
+  readonly cSide: number;
+  readonly cComplete: number;
+  readonly cOpen: number;
+  readonly cFollowers: number;
+}
+
+/** Each spec's {@link EntityColumns}. */
+const COLUMNS = new WeakMap<EntitySpec, EntityColumns>();
+
+/** The column groups of `spec`'s rows. @internal */
+export function entityColumns(rules: Ruleset, L: ObservationLayout, spec: EntitySpec): EntityColumns {
+  let cols = COLUMNS.get(spec);
+  if (cols === undefined) {
+    const cKind = 2;
+    const cTurn = cKind + L.T;
+    const cLast = cTurn + 4;
+    const cSide = cLast + 2;
+    const cComplete = cSide + 4 * L.K;
+    const cOpen = cComplete + 4;
+    cols = { C: spec.columns.length, R: spec.maxRows, F: actionLayout(rules).followerTargets, cKind, cTurn, cLast, cSide, cComplete, cOpen, cFollowers: cOpen + 4 };
+    COLUMNS.set(spec, cols);
+  }
+  return cols;
+}
+
+/**
+ * Writes the row of placed tile `t` into observation `index` of `out` (rows of zeros to begin
+ * with), with its cell relative to `window`'s corner, and its mask byte: everything but its
+ * `last placed` mark and its followers. Each side whose feature can complete is added to `sides`
+ * when given (its open ports' entry, its complete flag's entry). Returns 1 when the tile lies
+ * outside the window, else 0. @internal
+ */
+export function writeTileRow(
+  rules: Ruleset,
+  state: Immutable<GameState> | Immutable<GameView>,
+  L: ObservationLayout,
+  cols: EntityColumns,
+  out: EntityBuffers,
+  index: number,
+  t: number,
+  window: PlaneWrite,
+  sides: SideList | null,
+): number {
+  const { K, H, W } = L;
+  const R = cols.R;
+  const rows = out.rows;
+  const g = state.features;
+  const placed = state.tiles[t]!;
+  const tile = rules.tiles[placed.kind]!;
+  const row = (index * R + t) * cols.C;
+  out.mask[index * R + t] = 1;
+  const dx = placed.x - window.x0;
+  const dy = placed.y - window.y0;
+  rows[row] = dx;
+  rows[row + 1] = dy;
+  rows[row + cols.cKind + placed.kind] = 1;
+  rows[row + cols.cTurn + placed.rotation] = 1;
+  let pennants = 0;
+  for (let f = 0; f < tile.pennants.length; f++) pennants += tile.pennants[f]!;
+  rows[row + cols.cLast + 1] = pennants;
+  for (let side = 0; side < 4; side++) {
+    const local = tile.portFeature[placed.rotation * 12 + side * 3 + 1]!;
+    if (local < 0) continue;
+    const kind = tile.kinds[local]!;
+    rows[row + cols.cSide + side * K + kind] = 1;
+    if (rules.kinds[kind]!.completion === 'never') continue;
+    const root = findRoot(g.parent, placed.node + local);
+    const open = g.open[root]!;
+    if (open === 0) rows[row + cols.cComplete + side] = 1;
+    rows[row + cols.cOpen + side] = open;
+    if (sides !== null) addSide(sides, row + cols.cOpen + side, row + cols.cComplete + side, root, open);
+  }
+  return dx < 0 || dy < 0 || dx >= W || dy >= H ? 1 : 0;
+}
+
 /**
  * Writes `player`'s entity observation of a state (or of a view of it) into observation `index`
  * of a batch's buffers (see {@link entitySpec}), allocating no buffer. Only public information is
@@ -120,49 +207,17 @@ export function writeEntityObservation(
   rows.fill(0, rowsAt, rowsAt + R * C);
   mask.fill(0, index * R, (index + 1) * R);
   windowCorner(state, L, WINDOW);
-  const { x0, y0 } = WINDOW;
-  const { P, K, T, H, W } = L;
-  const F = actionLayout(rules).followerTargets;
-  const cKind = 2;
-  const cTurn = cKind + T;
-  const cLast = cTurn + 4;
-  const cSide = cLast + 2;
-  const cComplete = cSide + 4 * K;
-  const cOpen = cComplete + 4;
-  const cFollowers = cOpen + 4;
-  const g = state.features;
+  const cols = entityColumns(rules, L, spec);
   const tiles = state.tiles;
+  const n = Math.min(tiles.length, R);
   let clipped = 0;
-  for (let t = 0; t < tiles.length && t < R; t++) {
-    const placed = tiles[t]!;
-    const tile = rules.tiles[placed.kind]!;
-    const row = rowsAt + t * C;
-    mask[index * R + t] = 1;
-    const dx = placed.x - x0;
-    const dy = placed.y - y0;
-    if (dx < 0 || dy < 0 || dx >= W || dy >= H) clipped = 1;
-    rows[row] = dx;
-    rows[row + 1] = dy;
-    rows[row + cKind + placed.kind] = 1;
-    rows[row + cTurn + placed.rotation] = 1;
-    if (t === tiles.length - 1) rows[row + cLast] = 1;
-    let pennants = 0;
-    for (let f = 0; f < tile.pennants.length; f++) pennants += tile.pennants[f]!;
-    rows[row + cLast + 1] = pennants;
-    for (let side = 0; side < 4; side++) {
-      const local = tile.portFeature[placed.rotation * 12 + side * 3 + 1]!;
-      if (local < 0) continue;
-      const kind = tile.kinds[local]!;
-      rows[row + cSide + side * K + kind] = 1;
-      if (rules.kinds[kind]!.completion === 'never') continue;
-      const open = g.open[findRoot(g.parent, placed.node + local)]!;
-      if (open === 0) rows[row + cComplete + side] = 1;
-      rows[row + cOpen + side] = open;
-    }
-  }
+  for (let t = 0; t < n; t++) clipped |= writeTileRow(rules, state, L, cols, out, index, t, WINDOW, null);
+  if (n > 0 && n === tiles.length) rows[rowsAt + (n - 1) * C + cols.cLast] = 1;
+  const { P } = L;
+  const F = cols.F;
   for (const f of state.followers) {
     if (f.tile >= R || f.local >= F) continue;
-    rows[rowsAt + f.tile * C + cFollowers + ((f.player - player + P) % P) * F + f.local]! += 1;
+    rows[rowsAt + f.tile * C + cols.cFollowers + ((f.player - player + P) % P) * F + f.local]! += 1;
   }
   WINDOW.clipped = clipped;
   writeVector(rules, state, player, L, WINDOW, out.vector, index * spec.vector);
