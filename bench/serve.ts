@@ -6,7 +6,8 @@
  * reports actions/s and where the time goes: the server's own parse, compute, encode and write
  * times (its `stats` op), the client's time (decoding, choosing, encoding), and the rest (the
  * pipe, and each side waiting for the other). With `--inflight K` the client keeps K vector
- * environments in flight, so that it chooses for one while the server steps another.
+ * environments of `--batch` games each in flight (K x `--batch` games in all; bench_vector.py's
+ * `--inflight` splits its `--envs` instead), so that it chooses for one while the server steps another.
  * `--observations` alone asks for the float32 observations (as before `compact` existed);
  * `--binary` asks for binary frames (the `hello` op) instead of base64 in JSON; `--shm` creates a
  * shared-memory segment in /dev/shm and names it in the `hello` op, so that the batches' arrays are
