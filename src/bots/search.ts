@@ -17,6 +17,7 @@ import { resolveOptions, type Budget, type SearchOptions } from './levels.js';
 import { newNode, type TreeNode } from './tree.js';
 import { featuresClosed, newClosingScratch, type ClosingScratch } from '../core/closing.js';
 import { actionLayout } from '../ai/layout.js';
+import { newRolloutScratch, priorRollout, type RolloutScratch } from './rollout.js';
 
 /** Determinizations kept per decision at most: search `i` runs in world `i % worlds`. */
 const WORLDS = 32;
@@ -54,6 +55,8 @@ export interface Search {
   readonly held: number[];
   /** Scratch of the completion test. */
   readonly closing: ClosingScratch;
+  /** Scratch of the rollouts by the placement prior (null: uniform rollouts). */
+  readonly rolloutScratch: RolloutScratch | null;
 }
 
 /** Why a state cannot be searched, or null. @internal */
@@ -66,9 +69,10 @@ export function stateError(rules: Ruleset, state: Immutable<GameState>): BotErro
 
 /** Starts a search of `state`'s decision, or explains why it cannot. @internal */
 export function createSearch(rules: Ruleset, state: Immutable<GameState>, options: unknown): Result<Search, BotError> {
-  const budget = resolveOptions(options, rules.game.game);
-  if (!budget.ok) return budget;
   const bad = stateError(rules, state);
+  // Bad options are reported first; the table's shape is read only from a state that passed.
+  const budget = resolveOptions(options, rules.game.game, bad === null ? { players: state.players, expansions: rules.expansions.length } : undefined);
+  if (!budget.ok) return budget;
   if (bad !== null) return err(bad);
   const player = (state.step as { player: number }).player;
   // Same seed and state, same searches: the random stream is seeded from both.
@@ -92,6 +96,7 @@ export function createSearch(rules: Ruleset, state: Immutable<GameState>, option
     iterations: 0,
     held: new Array<number>(state.players).fill(0),
     closing: newClosingScratch(),
+    rolloutScratch: b.priorRollouts === null ? null : newRolloutScratch(rules, b.priorRollouts.candidates),
   });
 }
 
@@ -247,7 +252,11 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
   // Both draw the same random game as `applyRandom` a decision at a time would, without listing
   // every placement at each one: a 12-decision rollout made level 5 search about 1.3 times as
   // many times a second in 2-player classic (docs/design.md, "Bots", thirteenth round).
+  // Level 5 in 2-player classic chooses the rollout's placements by the placement prior instead
+  // (docs/design.md, "Bots", twenty-second round).
+  const prior = search.budget.priorRollouts;
   if (search.budget.rollout === Infinity) sim.playout(random);
+  else if (prior !== null) priorRollout(search.rules, sim, random, search.budget.rollout, prior, search.rolloutScratch!);
   else sim.rollout(random, search.budget.rollout);
   if (sim.isTerminal()) outcome(sim.state.scores, null, reward, margin);
   else {
@@ -310,7 +319,8 @@ export function runSearch(search: Search): void {
  * the tree by UCB1 for whoever decides at each node (the Count's and the dragon's decisions,
  * captures and ransoms too), samples tile draws by their probabilities, adds one node (at level 5
  * in classic, placements that complete a feature before the others), plays a
- * few random decisions (in The Castle, from level 3 up, a random game to the end) and scores the
+ * few random decisions (at level 5 in 2-player classic, with placements chosen by a placement
+ * prior; in The Castle, from level 3 up, a random game to the end) and scores the
  * position by its projected scores, with each follower still
  * in supply worth up to 2 points (falling with the tiles left). Each player's reward is
  * a logistic curve of their score difference to their best opponent (0.5 when level, 0.73 ten

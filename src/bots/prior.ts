@@ -1,0 +1,271 @@
+/**
+ * The placement prior: what a tile placement does to the features around it, for the player who
+ * places it, read off the feature graph without laying the tile (as `featuresClosed` does), and a
+ * linear score of that, with weights fitted to how level 5's own search shared its searches among
+ * a decision's placements (docs/design.md, "Bots", twentieth round). Level 5's rollouts in
+ * 2-player classic choose their placements by it (`rollout.ts`).
+ */
+import { findRoot } from '../core/features.js';
+import { OPPOSITE_PORT, tileAt } from '../core/board.js';
+import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState } from '../core/state.js';
+import type { Immutable } from '../core/types.js';
+import type { Ruleset } from '../core/ruleset.js';
+import type { CompiledTile } from '../core/tiles.js';
+
+/** Local nodes at most: a tile's segments and its neighbours' roots (as in closing.ts). */
+const MAX_LOCAL = 64;
+
+/** The classes of feature kinds the prior tells apart, by the kind's scoring tag. */
+const CITY = 0;
+const ROAD = 1;
+const FIELD = 2;
+const CLOISTER = 3;
+const OTHER = 4;
+
+/**
+ * The prior's features of a placement, in order. For cities and roads: a feature the placement
+ * completes where the placer holds a majority (its tiles and pennants), where an opponent holds
+ * one (the same), where nobody stands; an open feature it extends where the placer holds a
+ * majority, where an opponent holds it; features it joins that hold followers of both; new open
+ * features of the tile that join nothing. For fields the same without completion. Then the
+ * placer's and the opponents' cloisters it surrounds further, a cloister of its own (and how many
+ * of its 8 cells are filled), and how many of its 4 sides touch a tile. @internal
+ */
+export const PRIOR_FEATURES = [
+  'city.closeMine', 'city.closeTheirs', 'city.closeFree', 'city.extendMine', 'city.extendTheirs', 'city.contest', 'city.new',
+  'road.closeMine', 'road.closeTheirs', 'road.closeFree', 'road.extendMine', 'road.extendTheirs', 'road.contest', 'road.new',
+  'field.extendMine', 'field.extendTheirs', 'field.contest', 'field.new',
+  'cloister.aroundMine', 'cloister.aroundTheirs', 'cloister.own', 'cloister.ownFilled',
+  'sides',
+] as const;
+
+/** Offsets into a feature vector: a class's block starts at its offset. */
+const BLOCK = [0, 7, 14] as const;
+const CLOISTER_AT = 18;
+const SIDES_AT = 22;
+
+/** Scratch of the prior, one per search. @internal */
+export interface PriorScratch {
+  readonly parent: Int32Array;
+  readonly open: Int32Array;
+  readonly root: Int32Array;
+  /** Per local node: the placer's followers, and the opponents' (summed over merged roots). */
+  readonly mine: Int32Array;
+  readonly theirs: Int32Array;
+  /** Per local node: tiles and pennants of the neighbour roots merged into it. */
+  readonly value: Int32Array;
+  /** Per local node: whether it is a neighbour's root, and how many merged in. */
+  readonly roots: Int32Array;
+  /** The features of the last placement scored. */
+  readonly features: Float64Array;
+  /** Followers per root and player, for the state last prepared: root -> counts. */
+  readonly owners: Map<number, number[]>;
+  /** Cells around the placer's cloisters and the opponents', for the state last prepared: key -> [mine, theirs]. */
+  readonly around: Map<number, [number, number]>;
+  /** Kind index -> class. */
+  classes: Int8Array;
+  /** The player the owners were counted for. */
+  player: number;
+}
+
+/** A scratch for the prior. @internal */
+export function newPriorScratch(rules: Ruleset): PriorScratch {
+  const classes = new Int8Array(rules.kinds.length);
+  rules.kinds.forEach((k, i) => {
+    const tag = k.scoring ?? k.name;
+    classes[i] = tag === 'city' ? CITY : tag === 'road' ? ROAD : tag === 'field' ? FIELD : tag === 'cloister' ? CLOISTER : OTHER;
+  });
+  return {
+    parent: new Int32Array(MAX_LOCAL),
+    open: new Int32Array(MAX_LOCAL),
+    root: new Int32Array(MAX_LOCAL),
+    mine: new Int32Array(MAX_LOCAL),
+    theirs: new Int32Array(MAX_LOCAL),
+    value: new Int32Array(MAX_LOCAL),
+    roots: new Int32Array(MAX_LOCAL),
+    features: new Float64Array(PRIOR_FEATURES.length),
+    owners: new Map(),
+    around: new Map(),
+    classes,
+    player: -1,
+  };
+}
+
+/** Counts each root's followers by player in `s`, for placements by `player`. @internal */
+export function prepareOwners(s: Immutable<GameState>, player: number, scratch: PriorScratch): void {
+  scratch.owners.clear();
+  scratch.around.clear();
+  scratch.player = player;
+  const g = s.features;
+  for (const f of s.followers) {
+    const seg = s.tiles[f.tile]!.node + f.local;
+    const r = findRoot(g.parent, seg);
+    let counts = scratch.owners.get(r);
+    if (counts === undefined) scratch.owners.set(r, (counts = new Array<number>(s.players).fill(0)));
+    counts[f.player]!++;
+    if (scratch.classes[g.kind[seg]!] !== CLOISTER || g.open[r] === 0) continue;
+    const t = s.tiles[f.tile]!;
+    const key = cellKey(t.x, t.y);
+    for (let d = 0; d < 8; d++) {
+      const k = key + AROUND_DELTA[d]!;
+      let c = scratch.around.get(k);
+      if (c === undefined) scratch.around.set(k, (c = [0, 0]));
+      c[f.player === player ? 0 : 1]++;
+    }
+  }
+}
+
+function find(parent: Int32Array, i: number): number {
+  while (parent[i] !== i) i = parent[i]!;
+  return i;
+}
+
+/** The placer's followers on root `r`, and the most of any one opponent. */
+function ownersOf(scratch: PriorScratch, r: number): [number, number] {
+  const counts = scratch.owners.get(r);
+  if (counts === undefined) return [0, 0];
+  let theirs = 0;
+  for (let p = 0; p < counts.length; p++) if (p !== scratch.player && counts[p]! > theirs) theirs = counts[p]!;
+  return [counts[scratch.player]!, theirs];
+}
+
+/**
+ * Writes the features ({@link PRIOR_FEATURES}) of placing `tile` on the empty cell `key` turned
+ * `rotation` into `scratch.features` and returns them. Assumes the placement is legal and
+ * {@link prepareOwners} was called for `s`. Reads the state, writes only the scratch. @internal
+ */
+export function priorFeatures(rules: Ruleset, s: Immutable<GameState>, tile: CompiledTile, key: number, rotation: number, scratch: PriorScratch): Float64Array {
+  const g = s.features;
+  const { parent, open, root, mine, theirs, value, roots, features, classes } = scratch;
+  features.fill(0);
+  const nf = tile.kinds.length;
+  for (let f = 0; f < nf; f++) {
+    parent[f] = f;
+    open[f] = tile.portCounts[f]!;
+    mine[f] = 0;
+    theirs[f] = 0;
+    value[f] = 0;
+    roots[f] = 0;
+  }
+  let n = nf;
+  const pf = tile.portFeature;
+  const rOff = rotation * 12;
+  let sides = 0;
+  for (let side = 0; side < 4; side++) {
+    const nkey = key + SIDE_DELTA[side]!;
+    const nt = tileAt(s, nkey);
+    if (nt < 0) {
+      if (rules.inside !== null && !rules.inside(nkey)) {
+        for (let k = 0; k < 3; k++) open[find(parent, pf[rOff + side * 3 + k]!)]!--;
+      }
+      continue;
+    }
+    sides++;
+    const other = s.tiles[nt]!;
+    const ot = rules.tiles[other.kind]!;
+    const oOff = other.rotation * 12;
+    for (let k = 0; k < 3; k++) {
+      const p = side * 3 + k;
+      const here = pf[rOff + p]!;
+      const r = findRoot(g.parent, other.node + ot.portFeature[oOff + OPPOSITE_PORT[p]!]!);
+      let local = nf;
+      while (local < n && root[local] !== r) local++;
+      if (local === n) {
+        if (n === MAX_LOCAL) return features;
+        parent[n] = n;
+        open[n] = g.open[r]!;
+        root[n] = r;
+        const [m, t] = ownersOf(scratch, r);
+        mine[n] = m;
+        theirs[n] = t;
+        value[n] = g.size[r]! + g.pennants[r]!;
+        roots[n] = 1;
+        n++;
+      }
+      if (g.kind[r] === tile.kinds[here]) {
+        let a = find(parent, here);
+        let b = find(parent, local);
+        if (a !== b) {
+          if (b < a) [a, b] = [b, a];
+          parent[b] = a;
+          open[a]! += open[b]!;
+          mine[a]! += mine[b]!;
+          theirs[a]! += theirs[b]!;
+          value[a]! += value[b]!;
+          roots[a]! += roots[b]!;
+        }
+        open[a]! -= 2;
+      } else {
+        open[find(parent, here)]!--;
+        open[find(parent, local)]!--;
+      }
+    }
+  }
+  for (let f = 0; f < nf; f++) {
+    if (parent[f] !== f) continue;
+    const c = classes[tile.kinds[f]!]!;
+    if (c > FIELD) continue;
+    const at = BLOCK[c]!;
+    const closed = open[f] === 0 && rules.portCompleted[tile.kinds[f]!]!;
+    const v = value[f]! + 1 + tile.pennants[f]!;
+    if (roots[f] === 0) {
+      if (closed && c !== FIELD) features[at + 2]!++;
+      else features[at + (c === FIELD ? 3 : 6)]!++;
+      continue;
+    }
+    const m = mine[f]!;
+    const t = theirs[f]!;
+    // A contest: the placement joins features, and followers of both sides end up in one.
+    if (roots[f]! >= 2 && m > 0 && t > 0) features[at + (c === FIELD ? 2 : 5)]!++;
+    if (c === FIELD) {
+      if (m > 0 && m >= t) features[at]!++;
+      if (t > 0 && t >= m) features[at + 1]!++;
+      continue;
+    }
+    if (closed) {
+      if (m > 0 && m >= t) features[at]! += v;
+      if (t > 0 && t >= m) features[at + 1]! += v;
+      if (m === 0 && t === 0) features[at + 2]!++;
+    } else {
+      if (m > 0 && m >= t) features[at + 3]!++;
+      if (t > 0 && t > m) features[at + 4]!++;
+    }
+  }
+  // Cloisters around the cell, and the tile's own (with how many of its 8 cells are filled).
+  const around = scratch.around.get(key);
+  if (around !== undefined) {
+    features[CLOISTER_AT] = around[0];
+    features[CLOISTER_AT + 1] = around[1];
+  }
+  for (let f = 0; f < nf; f++) {
+    if (classes[tile.kinds[f]!] !== CLOISTER) continue;
+    let filled = 0;
+    for (let d = 0; d < 8; d++) if (tileAt(s, key + AROUND_DELTA[d]!) >= 0) filled++;
+    features[CLOISTER_AT + 2]!++;
+    features[CLOISTER_AT + 3]! += filled;
+  }
+  features[SIDES_AT] = sides;
+  return features;
+}
+
+/**
+ * The fitted weights, one per {@link PRIOR_FEATURES} in its order: a conditional logit (softmax
+ * over a decision's placements) fitted to the share of 2,000 searches level 5 gave each
+ * placement, in 60 self-play games of 2-player classic (48 to fit, 12 held out) (docs/design.md, "Bots", twentieth round;
+ * the data, the fit and its replay are in bench/experiments/placement-prior/).
+ * @internal
+ */
+export const PRIOR_WEIGHTS: readonly number[] = [
+  0.634, -0.486, 0.644, 0.126, -0.822, 0.337, -0.244, // city
+  0.171, -0.154, -0.001, 0.335, -0.584, 0.019, -0.116, // road
+  0.079, -0.041, 0.519, 0.004, // field
+  0.344, -0.379, 0, 0.123, // cloister
+  0.138, // sides
+];
+
+/** The prior's score of a feature vector under `weights` (one per {@link PRIOR_FEATURES}). @internal */
+export function priorScore(features: Float64Array, weights: readonly number[]): number {
+  let v = 0;
+  for (let i = 0; i < features.length; i++) v += features[i]! * weights[i]!;
+  return v;
+}
