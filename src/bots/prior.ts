@@ -6,14 +6,12 @@
  * 2-player classic choose their placements by it (`rollout.ts`).
  */
 import { findRoot } from '../core/features.js';
-import { OPPOSITE_PORT, tileAt } from '../core/board.js';
-import { AROUND_DELTA, SIDE_DELTA, cellKey, type GameState } from '../core/state.js';
+import { tileAt } from '../core/board.js';
+import { mergeAround, newClosingScratch, type ClosingScratch } from '../core/closing.js';
+import { AROUND_DELTA, cellKey, type GameState } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { CompiledTile } from '../core/tiles.js';
-
-/** Local nodes at most: a tile's segments and its neighbours' roots (as in closing.ts). */
-const MAX_LOCAL = 64;
 
 /** The classes of feature kinds the prior tells apart, by the kind's scoring tag. */
 const CITY = 0;
@@ -44,18 +42,24 @@ const BLOCK = [0, 7, 14] as const;
 const CLOISTER_AT = 18;
 const SIDES_AT = 22;
 
+/** The sums the prior keeps per local node of the merge (`ClosingScratch.sums`), by index. */
+const MINE = 0;
+const THEIRS = 1;
+const VALUE = 2;
+const ROOTS = 3;
+
 /** Scratch of the prior, one per search. @internal */
 export interface PriorScratch {
-  readonly parent: Int32Array;
-  readonly open: Int32Array;
-  readonly root: Int32Array;
-  /** Per local node: the placer's followers, and the opponents' (summed over merged roots). */
-  readonly mine: Int32Array;
-  readonly theirs: Int32Array;
-  /** Per local node: tiles and pennants of the neighbour roots merged into it. */
-  readonly value: Int32Array;
-  /** Per local node: whether it is a neighbour's root, and how many merged in. */
-  readonly roots: Int32Array;
+  /**
+   * The merge of a placement with its neighbours (`mergeAround`), with four sums per local node:
+   * the placer's followers and the most of any one opponent's (summed over merged roots), the
+   * tiles and pennants of the neighbour roots merged into it, and how many neighbour roots.
+   */
+  readonly merge: ClosingScratch;
+  /** Fills a neighbour root's sums (made once: a closure a call would allocate). */
+  readonly seed: (local: number, root: number) => void;
+  /** The state whose placements are being scored. */
+  state: Immutable<GameState> | null;
   /** The features of the last placement scored. */
   readonly features: Float64Array;
   /** Followers per root and player, for the state last prepared: root -> counts. */
@@ -63,7 +67,7 @@ export interface PriorScratch {
   /** Cells around the placer's cloisters and the opponents', for the state last prepared: key -> [mine, theirs]. */
   readonly around: Map<number, [number, number]>;
   /** Kind index -> class. */
-  classes: Int8Array;
+  readonly classes: Int8Array;
   /** The player the owners were counted for. */
   player: number;
 }
@@ -75,20 +79,26 @@ export function newPriorScratch(rules: Ruleset): PriorScratch {
     const tag = k.scoring ?? k.name;
     classes[i] = tag === 'city' ? CITY : tag === 'road' ? ROAD : tag === 'field' ? FIELD : tag === 'cloister' ? CLOISTER : OTHER;
   });
-  return {
-    parent: new Int32Array(MAX_LOCAL),
-    open: new Int32Array(MAX_LOCAL),
-    root: new Int32Array(MAX_LOCAL),
-    mine: new Int32Array(MAX_LOCAL),
-    theirs: new Int32Array(MAX_LOCAL),
-    value: new Int32Array(MAX_LOCAL),
-    roots: new Int32Array(MAX_LOCAL),
+  const merge = newClosingScratch(4);
+  const [mine, theirs, value, roots] = merge.sums as [Int32Array, Int32Array, Int32Array, Int32Array];
+  const scratch: PriorScratch = {
+    merge,
+    seed: (local, r) => {
+      const g = scratch.state!.features;
+      const [m, t] = ownersOf(scratch, r);
+      mine[local] = m;
+      theirs[local] = t;
+      value[local] = g.size[r]! + g.pennants[r]!;
+      roots[local] = 1;
+    },
+    state: null,
     features: new Float64Array(PRIOR_FEATURES.length),
     owners: new Map(),
     around: new Map(),
     classes,
     player: -1,
   };
+  return scratch;
 }
 
 /** Counts each root's followers by player in `s`, for placements by `player`. @internal */
@@ -115,11 +125,6 @@ export function prepareOwners(s: Immutable<GameState>, player: number, scratch: 
   }
 }
 
-function find(parent: Int32Array, i: number): number {
-  while (parent[i] !== i) i = parent[i]!;
-  return i;
-}
-
 /** The placer's followers on root `r`, and the most of any one opponent. */
 function ownersOf(scratch: PriorScratch, r: number): [number, number] {
   const counts = scratch.owners.get(r);
@@ -135,72 +140,17 @@ function ownersOf(scratch: PriorScratch, r: number): [number, number] {
  * {@link prepareOwners} was called for `s`. Reads the state, writes only the scratch. @internal
  */
 export function priorFeatures(rules: Ruleset, s: Immutable<GameState>, tile: CompiledTile, key: number, rotation: number, scratch: PriorScratch): Float64Array {
-  const g = s.features;
-  const { parent, open, root, mine, theirs, value, roots, features, classes } = scratch;
+  const { features, classes, merge } = scratch;
   features.fill(0);
+  scratch.state = s;
+  const sides = mergeAround(rules, s, tile, key, rotation, merge, scratch.seed);
+  if (sides < 0) return features;
+  const { parent, open } = merge;
+  const mine = merge.sums[MINE]!;
+  const theirs = merge.sums[THEIRS]!;
+  const value = merge.sums[VALUE]!;
+  const roots = merge.sums[ROOTS]!;
   const nf = tile.kinds.length;
-  for (let f = 0; f < nf; f++) {
-    parent[f] = f;
-    open[f] = tile.portCounts[f]!;
-    mine[f] = 0;
-    theirs[f] = 0;
-    value[f] = 0;
-    roots[f] = 0;
-  }
-  let n = nf;
-  const pf = tile.portFeature;
-  const rOff = rotation * 12;
-  let sides = 0;
-  for (let side = 0; side < 4; side++) {
-    const nkey = key + SIDE_DELTA[side]!;
-    const nt = tileAt(s, nkey);
-    if (nt < 0) {
-      if (rules.inside !== null && !rules.inside(nkey)) {
-        for (let k = 0; k < 3; k++) open[find(parent, pf[rOff + side * 3 + k]!)]!--;
-      }
-      continue;
-    }
-    sides++;
-    const other = s.tiles[nt]!;
-    const ot = rules.tiles[other.kind]!;
-    const oOff = other.rotation * 12;
-    for (let k = 0; k < 3; k++) {
-      const p = side * 3 + k;
-      const here = pf[rOff + p]!;
-      const r = findRoot(g.parent, other.node + ot.portFeature[oOff + OPPOSITE_PORT[p]!]!);
-      let local = nf;
-      while (local < n && root[local] !== r) local++;
-      if (local === n) {
-        if (n === MAX_LOCAL) return features;
-        parent[n] = n;
-        open[n] = g.open[r]!;
-        root[n] = r;
-        const [m, t] = ownersOf(scratch, r);
-        mine[n] = m;
-        theirs[n] = t;
-        value[n] = g.size[r]! + g.pennants[r]!;
-        roots[n] = 1;
-        n++;
-      }
-      if (g.kind[r] === tile.kinds[here]) {
-        let a = find(parent, here);
-        let b = find(parent, local);
-        if (a !== b) {
-          if (b < a) [a, b] = [b, a];
-          parent[b] = a;
-          open[a]! += open[b]!;
-          mine[a]! += mine[b]!;
-          theirs[a]! += theirs[b]!;
-          value[a]! += value[b]!;
-          roots[a]! += roots[b]!;
-        }
-        open[a]! -= 2;
-      } else {
-        open[find(parent, here)]!--;
-        open[find(parent, local)]!--;
-      }
-    }
-  }
   for (let f = 0; f < nf; f++) {
     if (parent[f] !== f) continue;
     const c = classes[tile.kinds[f]!]!;
