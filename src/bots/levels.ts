@@ -24,9 +24,10 @@ export type Level = (typeof LEVELS)[number];
  * What a level searches with: its iteration budget per decision, how many plies a rollout plays
  * at random before the position is scored by its projected scores, and what a follower still in
  * supply adds to that score.
- * Level 5 takes about 0.35 s a tile placement on average, up to about 1 s, on one core of the
- * project's benchmark machine in 2-player classic (docs/benchmarks.md, "Bots"; about 1 s on
- * average in The Castle and with all six expansions): pass `timeMs` to bound a search by the clock.
+ * Level 5 takes about 0.5 s a decision on average, up to about 2 s, on one core of the project's
+ * benchmark machine in 2-player classic, where its rollouts follow the placement prior
+ * (docs/benchmarks.md, "Bots"; about 1 s on average in The Castle and with all six expansions):
+ * pass `timeMs` to bound a search by the clock.
  */
 export interface LevelSpec {
   /** Searches per decision. */
