@@ -113,6 +113,39 @@ describe('the placement prior', () => {
     expect(placements).toBeGreaterThan(300);
     expect(completing).toBeGreaterThan(10);
   });
+
+  test('counts followers past its first capacity: the same features as a scratch sized for them from the start, or one reused', () => {
+    // 5 players and greedy play put more followers on the board than a new scratch holds (16).
+    let s = must(newGame(CLASSIC, { players: 5, seed: 'prior-many' }));
+    const bot = greedyBot(createRandomSource('prior-many'));
+    const reused = newPriorScratch(CLASSIC);
+    let earlier = 0;
+    while (s.step.kind !== 'place-tile' || s.followers.length <= 20) {
+      if (s.step.kind === 'place-tile' && s.followers.length > 0 && earlier++ % 3 === 0) prepareOwners(s, s.step.player, reused);
+      s = must(applyMove(CLASSIC, s, bot(CLASSIC, s))).state;
+    }
+    const step = s.step as { tile: string; player: number };
+    const tile = CLASSIC.tileById.get(step.tile)!;
+    const grown = newPriorScratch(CLASSIC);
+    const sized = newPriorScratch(CLASSIC);
+    sized.roots = new Int32Array(64);
+    sized.owners = new Int8Array(64);
+    sized.cloisterCells = new Int32Array(64);
+    sized.cloisterMine = new Uint8Array(64);
+    sized.tally = new Int32Array(5);
+    let owned = 0;
+    for (const scratch of [grown, sized, reused]) prepareOwners(s, step.player, scratch);
+    for (const m of legalMoves(CLASSIC, s)) {
+      if (m.type !== 'place') continue;
+      const key = cellKey(m.x, m.y);
+      const [a, b, c] = [grown, sized, reused].map((scratch) => named(priorFeatures(CLASSIC, s, tile, key, m.rotation, scratch)));
+      expect(a).toEqual(b);
+      expect(c).toEqual(b);
+      if (Object.keys(b).some((n) => /Mine|Theirs|contest/.test(n))) owned++;
+    }
+    expect(grown.roots.length).toBeGreaterThanOrEqual(s.followers.length);
+    expect(owned).toBeGreaterThan(0);
+  });
 });
 
 /** A position of a greedy game of 2-player classic at a place-tile step after `tiles` tiles. */

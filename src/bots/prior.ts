@@ -62,10 +62,21 @@ export interface PriorScratch {
   state: Immutable<GameState> | null;
   /** The features of the last placement scored. */
   readonly features: Float64Array;
-  /** Followers per root and player, for the state last prepared: root -> counts. */
-  readonly owners: Map<number, number[]>;
-  /** Cells around the placer's cloisters and the opponents', for the state last prepared: key -> [mine, theirs]. */
-  readonly around: Map<number, [number, number]>;
+  /**
+   * The followers of the state last prepared, `followers` of them: each one's root and player
+   * (grown when a state has more). Scanned per neighbour root: a game has few followers, and
+   * arrays kept between placements cost no allocation, where a map of counts did (measured in
+   * docs/benchmarks.md, twenty-seventh session).
+   */
+  roots: Int32Array;
+  owners: Int8Array;
+  followers: number;
+  /** Per-player counts of one root's followers (grown with the players). */
+  tally: Int32Array;
+  /** The cells of the open cloisters that hold a follower, `cloisters` of them, and whether the placer's (1) or an opponent's (0). */
+  cloisterCells: Int32Array;
+  cloisterMine: Uint8Array;
+  cloisters: number;
   /** Kind index -> class. */
   readonly classes: Int8Array;
   /** The player the owners were counted for. */
@@ -85,53 +96,61 @@ export function newPriorScratch(rules: Ruleset): PriorScratch {
     merge,
     seed: (local, r) => {
       const g = scratch.state!.features;
-      const [m, t] = ownersOf(scratch, r);
-      mine[local] = m;
-      theirs[local] = t;
+      theirs[local] = ownersOf(scratch, r);
+      mine[local] = scratch.tally[scratch.player]!;
       value[local] = g.size[r]! + g.pennants[r]!;
       roots[local] = 1;
     },
     state: null,
     features: new Float64Array(PRIOR_FEATURES.length),
-    owners: new Map(),
-    around: new Map(),
+    roots: new Int32Array(16),
+    owners: new Int8Array(16),
+    followers: 0,
+    tally: new Int32Array(8),
+    cloisterCells: new Int32Array(16),
+    cloisterMine: new Uint8Array(16),
+    cloisters: 0,
     classes,
     player: -1,
   };
   return scratch;
 }
 
-/** Counts each root's followers by player in `s`, for placements by `player`. @internal */
+/** Notes each follower's root and player in `s`, and the open cloisters with one, for placements by `player`. @internal */
 export function prepareOwners(s: Immutable<GameState>, player: number, scratch: PriorScratch): void {
-  scratch.owners.clear();
-  scratch.around.clear();
+  const n = s.followers.length;
+  if (scratch.roots.length < n) {
+    scratch.roots = new Int32Array(n * 2);
+    scratch.owners = new Int8Array(n * 2);
+    scratch.cloisterCells = new Int32Array(n * 2);
+    scratch.cloisterMine = new Uint8Array(n * 2);
+  }
+  if (scratch.tally.length < s.players) scratch.tally = new Int32Array(s.players);
   scratch.player = player;
+  scratch.followers = n;
+  scratch.cloisters = 0;
   const g = s.features;
-  for (const f of s.followers) {
+  for (let i = 0; i < n; i++) {
+    const f = s.followers[i]!;
     const seg = s.tiles[f.tile]!.node + f.local;
     const r = findRoot(g.parent, seg);
-    let counts = scratch.owners.get(r);
-    if (counts === undefined) scratch.owners.set(r, (counts = new Array<number>(s.players).fill(0)));
-    counts[f.player]!++;
+    scratch.roots[i] = r;
+    scratch.owners[i] = f.player;
     if (scratch.classes[g.kind[seg]!] !== CLOISTER || g.open[r] === 0) continue;
     const t = s.tiles[f.tile]!;
-    const key = cellKey(t.x, t.y);
-    for (let d = 0; d < 8; d++) {
-      const k = key + AROUND_DELTA[d]!;
-      let c = scratch.around.get(k);
-      if (c === undefined) scratch.around.set(k, (c = [0, 0]));
-      c[f.player === player ? 0 : 1]++;
-    }
+    scratch.cloisterCells[scratch.cloisters] = cellKey(t.x, t.y);
+    scratch.cloisterMine[scratch.cloisters++] = f.player === player ? 1 : 0;
   }
 }
 
-/** The placer's followers on root `r`, and the most of any one opponent. */
-function ownersOf(scratch: PriorScratch, r: number): [number, number] {
-  const counts = scratch.owners.get(r);
-  if (counts === undefined) return [0, 0];
+/** Counts root `r`'s followers by player into `scratch.tally` and returns the most of any one opponent. */
+function ownersOf(scratch: PriorScratch, r: number): number {
+  const { tally, roots, owners } = scratch;
+  tally.fill(0);
+  for (let i = 0; i < scratch.followers; i++) if (roots[i] === r) tally[owners[i]!]!++;
   let theirs = 0;
-  for (let p = 0; p < counts.length; p++) if (p !== scratch.player && counts[p]! > theirs) theirs = counts[p]!;
-  return [counts[scratch.player]!, theirs];
+  for (let p = 0; p < tally.length; p++) if (p !== scratch.player && tally[p]! > theirs) theirs = tally[p]!;
+  return theirs;
 }
 
 /**
@@ -182,10 +201,9 @@ export function priorFeatures(rules: Ruleset, s: Immutable<GameState>, tile: Com
     }
   }
   // Cloisters around the cell, and the tile's own (with how many of its 8 cells are filled).
-  const around = scratch.around.get(key);
-  if (around !== undefined) {
-    features[CLOISTER_AT] = around[0];
-    features[CLOISTER_AT + 1] = around[1];
+  for (let i = 0; i < scratch.cloisters; i++) {
+    const d = key - scratch.cloisterCells[i]!;
+    for (let j = 0; j < 8; j++) if (AROUND_DELTA[j] === d) features[CLOISTER_AT + 1 - scratch.cloisterMine[i]!]!++;
   }
   for (let f = 0; f < nf; f++) {
     if (classes[tile.kinds[f]!] !== CLOISTER) continue;

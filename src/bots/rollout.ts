@@ -84,7 +84,10 @@ export function priorRollout(rules: Ruleset, sim: ResearchSimulator, random: Ran
     let top = -Infinity;
     for (let i = 0; i < k; i++) {
       const p = keys[i]!;
-      const v = priorScore(priorFeatures(rules, s, tile, (p / 4) | 0, p & 3, scratch.prior), PRIOR_WEIGHTS) / prior.temperature;
+      // A placement drawn twice is scored once.
+      let j = 0;
+      while (j < i && keys[j] !== p) j++;
+      const v = j < i ? weights[j]! : priorScore(priorFeatures(rules, s, tile, (p / 4) | 0, p & 3, scratch.prior), PRIOR_WEIGHTS) / prior.temperature;
       weights[i] = v;
       if (v > top) top = v;
     }
