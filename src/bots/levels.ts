@@ -24,7 +24,7 @@ export type Level = (typeof LEVELS)[number];
  * What a level searches with: its iteration budget per decision, how many plies a rollout plays
  * at random before the position is scored by its projected scores, and what a follower still in
  * supply adds to that score.
- * Level 5 takes about 0.5 s a decision on average, up to about 2 s, on one core of the project's
+ * Level 5 takes about 0.35 s a decision on average, up to about 1 to 2 s, on one core of the project's
  * benchmark machine in 2-player classic, where its rollouts follow the placement prior
  * (docs/benchmarks.md, "Bots"; about 1 s on average in The Castle and with all six expansions):
  * pass `timeMs` to bound a search by the clock.
@@ -83,8 +83,9 @@ export interface LevelSpec {
    * 160 games, and against examples/mcts.ts at 700 ms a decision each, 68.4% of 160 games (+13.2
    * points a game), where the same deals and seats gave level 5 with uniform rollouts 54.1%
    * (+4.4); as level 5 (twenty-third round), 96.3% of 200 games against the greedy bot, 85.5% of
-   * 100 against level 4 and 68.7% of 241 against examples/mcts.ts at 700 ms. A search costs about
-   * 2.3 times as much (docs/benchmarks.md, "Bots"). Absent: uniform rollouts everywhere.
+   * 100 against level 4 and 68.7% of 241 against examples/mcts.ts at 700 ms; with the same searches
+   * about a fifth faster (`f71e7aa`), 66.9% of 222 at 700 ms. A search costs about 1.7 to 2 times as
+   * much as with uniform rollouts (docs/benchmarks.md, "Bots"). Absent: uniform rollouts everywhere.
    */
   readonly priorRollouts?: {
     /** The games' ids (`rules.game.game`), played without expansions. */
