@@ -138,9 +138,10 @@ describe('the placement prior', () => {
     for (const m of legalMoves(CLASSIC, s)) {
       if (m.type !== 'place') continue;
       const key = cellKey(m.x, m.y);
-      const [a, b, c] = [grown, sized, reused].map((scratch) => named(priorFeatures(CLASSIC, s, tile, key, m.rotation, scratch)));
-      expect(a).toEqual(b);
-      expect(c).toEqual(b);
+      const features = (scratch: typeof grown): Record<string, number> => named(priorFeatures(CLASSIC, s, tile, key, m.rotation, scratch));
+      const b = features(sized);
+      expect(features(grown)).toEqual(b);
+      expect(features(reused)).toEqual(b);
       if (Object.keys(b).some((n) => /Mine|Theirs|contest/.test(n))) owned++;
     }
     expect(grown.roots.length).toBeGreaterThanOrEqual(s.followers.length);
