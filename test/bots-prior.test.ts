@@ -13,6 +13,7 @@ import { shrines } from '../src/expansions/shrines/index.js';
 import { createSearch, iterate } from '../src/bots/search.js';
 import { newPriorScratch, prepareOwners, priorFeatures, priorScore, PRIOR_FEATURES, PRIOR_WEIGHTS } from '../src/bots/prior.js';
 import { newRolloutScratch, priorRollout } from '../src/bots/rollout.js';
+import { FOLLOW_WEIGHTS } from '../src/bots/follow.js';
 import { featuresClosed, newClosingScratch } from '../src/core/closing.js';
 import { cellKey } from '../src/core/state.js';
 import { createResearchSimulator, type ResearchSimulator } from '../src/ai/index.js';
@@ -21,6 +22,8 @@ import { must, rigDraw } from './helpers.js';
 
 const CLASSIC = must(createRuleset({ game: 'classic' }));
 const LEVEL_5 = { temperature: 0.3, candidates: 6 };
+/** Level 5's whole rollout prior: the placement prior above and the follower prior as fitted (follow.ts). */
+const LEVEL_5_ROLLOUTS = { ...LEVEL_5, follow: { weights: FOLLOW_WEIGHTS, temperature: 1 } };
 
 /** The prior's non-zero features, by name. */
 function named(f: Float64Array): Record<string, number> {
@@ -232,7 +235,7 @@ describe('level 5 and the prior rollouts', () => {
     ['The Castle', castleRules, 2, { level: 5 }, false],
   ] as [string, Ruleset, number, object, boolean][])('%s, %j: %s', (_name, rules, players, options, used) => {
     const search = must(createSearch(rules, must(newGame(rules, { players, seed: 'where' })), options));
-    expect(search.budget.priorRollouts).toEqual(used ? LEVEL_5 : null);
+    expect(search.budget.priorRollouts).toEqual(used ? LEVEL_5_ROLLOUTS : null);
     expect(search.rolloutScratch === null).toBe(!used);
   });
 

@@ -4,6 +4,7 @@
 import { err, ok, type Result } from '../core/result.js';
 import { botError, type BotError } from './errors.js';
 import type { RolloutPrior } from './rollout.js';
+import { FOLLOW_WEIGHTS } from './follow.js';
 
 /**
  * The strength levels, weakest first.
@@ -77,7 +78,8 @@ export interface LevelSpec {
    * proportional to `exp(score / temperature)`, where the score is a linear function of what the
    * placement does to the features around it for the player who places it (completes, extends or
    * contests their cities and roads or the other side's, surrounds cloisters, joins fields),
-   * fitted to level 5's own searches. Follower decisions stay uniform. Level 5 in 2-player classic
+   * fitted to level 5's own searches; follower decisions by the follower prior where
+   * `followTemperature` says so, else uniformly. Level 5 in 2-player classic
    * without expansions, where it was measured (docs/design.md, "Bots", twenty-second round):
    * against the same search with uniform rollouts at 1,000 searches a decision it won 65.3% of
    * 160 games, and against examples/mcts.ts at 700 ms a decision each, 68.4% of 160 games (+13.2
@@ -96,6 +98,14 @@ export interface LevelSpec {
     readonly temperature: number;
     /** Legal placements drawn uniformly (repeats allowed) among which the prior chooses. */
     readonly candidates: number;
+    /**
+     * The softmax's temperature over the follower prior's scores at the rollouts' deploy
+     * decisions (`follow.ts`: what each option is, weights fitted to level 5's own searches);
+     * absent, those decisions are uniform. Level 5: 1, the prior as fitted. Against the same
+     * search with uniform follower decisions, 1,000 searches a decision each, it won 60.6% of 564
+     * games, mean margin +6.3 (docs/design.md, "Bots", twenty-sixth round).
+     */
+    readonly followTemperature?: number;
   };
 }
 
@@ -136,7 +146,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     explore: 0.3,
     toTheEnd: { games: ['castle'], iterations: 10_000 },
     completeFirst: ['classic'],
-    priorRollouts: { games: ['classic'], players: [2], temperature: 0.3, candidates: 6 },
+    priorRollouts: { games: ['classic'], players: [2], temperature: 0.3, candidates: 6, followTemperature: 1 },
   },
 };
 
@@ -218,7 +228,7 @@ export function resolveOptions(options: unknown, game?: string, table?: TableSha
   const p = spec.priorRollouts;
   const priorRollouts =
     p !== undefined && game !== undefined && table !== undefined && rollout !== Infinity && p.games.includes(game) && p.players.includes(table.players) && table.expansions === 0
-      ? { temperature: p.temperature, candidates: p.candidates }
+      ? { temperature: p.temperature, candidates: p.candidates, ...(p.followTemperature === undefined ? {} : { follow: { weights: FOLLOW_WEIGHTS, temperature: p.followTemperature } }) }
       : null;
   return ok({ iterations, timeMs, rollout, followerValue: spec.followerValue, explore, completeFirst, priorRollouts, seed, maxNodes, fromLevel: o['iterations'] === undefined && o['timeMs'] === undefined });
 }

@@ -1,13 +1,15 @@
 /**
- * Rollouts whose tile placements follow the placement prior (`prior.ts`) instead of being uniform:
- * level 5's in 2-player classic (`LevelSpec.priorRollouts`).
+ * Rollouts whose tile placements follow the placement prior (`prior.ts`) and whose follower
+ * decisions follow the follower prior (`follow.ts`) instead of being uniform: level 5's in
+ * 2-player classic (`LevelSpec.priorRollouts`).
  */
 import type { RandomSource } from '../core/rng.js';
 import type { Ruleset } from '../core/ruleset.js';
 import { keyX, keyY } from '../core/state.js';
 import { placementBuffer, samplePlaceStep } from '../core/engine/legal.js';
-import { actionLayout } from '../ai/layout.js';
+import { actionLayout, type ActionLayout } from '../ai/layout.js';
 import type { ResearchSimulator } from '../ai/simulator.js';
+import { followFeatures, FOLLOW_SIZE, newFollowScratch, type FollowScratch } from './follow.js';
 import { newPriorScratch, prepareOwners, priorFeatures, priorScore, PRIOR_WEIGHTS, type PriorScratch } from './prior.js';
 
 /** No moves of a whole turn: the rollouts run only where no module has any. */
@@ -21,6 +23,12 @@ export interface RolloutPrior {
   readonly temperature: number;
   /** Placements drawn uniformly (by rejection, repeats allowed) among which the prior chooses. */
   readonly candidates: number;
+  /**
+   * How the deploy decisions are chosen: among all their options, with probability proportional
+   * to `exp(score / temperature)` for the score under `weights` (one per `FOLLOW_FEATURES`).
+   * Absent: uniformly.
+   */
+  readonly follow?: { readonly weights: readonly number[]; readonly temperature: number };
 }
 
 /** Scratch of the prior's rollouts, one per search. @internal */
@@ -30,12 +38,15 @@ export interface RolloutScratch {
   readonly actions: Int32Array;
   readonly keys: Int32Array;
   readonly weights: Float64Array;
+  /** The follower prior's scratch, and the weights of a deploy decision's options (grown as needed). */
+  readonly follow: FollowScratch;
+  optionWeights: Float64Array;
 }
 
 /** A scratch for rollouts with `candidates` candidates a placement. @internal */
 export function newRolloutScratch(rules: Ruleset, candidates: number): RolloutScratch {
   const n = Math.max(1, candidates);
-  return { prior: newPriorScratch(rules), actions: new Int32Array(n), keys: new Int32Array(n), weights: new Float64Array(n) };
+  return { prior: newPriorScratch(rules), actions: new Int32Array(n), keys: new Int32Array(n), weights: new Float64Array(n), follow: newFollowScratch(rules), optionWeights: new Float64Array(8) };
 }
 
 /**
@@ -43,13 +54,15 @@ export function newRolloutScratch(rules: Ruleset, candidates: number): RolloutSc
  * that each tile placement is chosen among `prior.candidates` placements drawn uniformly from the
  * legal ones, with probability proportional to `exp(score / temperature)` for the prior's score of
  * each (for the player who places). Chance nodes are drawn by their probabilities (`applyRandom`:
- * the same tile draws as the simulator's own rollout, from other random numbers), follower and
- * module decisions uniformly. So the rollout's players complete their own cities and roads more
- * often, and add to the other side's less, than random play does: its end is scored with less
- * bias (docs/design.md, "Bots", twenty-second round).
+ * the same tile draws as the simulator's own rollout, from other random numbers); deploy
+ * decisions with more than one option by the follower prior when `prior.follow` is given
+ * ({@link followStep}), else uniformly, as module decisions are. So the rollout's players complete
+ * their own cities and roads more often, and add to the other side's less, than random play does,
+ * and put their followers where level 5 would: its end is scored with less bias (docs/design.md,
+ * "Bots", twenty-second and twenty-sixth rounds).
  *
- * Where the rules have moves of a whole turn (the Tower's ransom), placements stay uniform: the
- * prior knows only placements. Deterministic for a given `random`. @internal
+ * Where the rules have moves of a whole turn (the Tower's ransom), placements and deploy
+ * decisions stay uniform: the priors know only the core's moves. Deterministic for a given `random`. @internal
  */
 export function priorRollout(rules: Ruleset, sim: ResearchSimulator, random: RandomSource, decisions: number, prior: RolloutPrior, scratch: RolloutScratch): void {
   const layout = actionLayout(rules);
@@ -67,6 +80,10 @@ export function priorRollout(rules: Ruleset, sim: ResearchSimulator, random: Ran
     played++;
     const s = sim.state;
     const step = s.step;
+    if (step.kind === 'deploy' && prior.follow !== undefined && !uniformOnly) {
+      followStep(layout, sim, random, prior.follow, scratch);
+      continue;
+    }
     if (step.kind !== 'place-tile' || uniformOnly) {
       sim.applyRandom(random);
       continue;
@@ -98,4 +115,35 @@ export function priorRollout(rules: Ruleset, sim: ResearchSimulator, random: Ran
     while (i < k - 1 && r >= weights[i]!) r -= weights[i++]!;
     sim.applyAction(actions[i]!);
   }
+}
+
+/**
+ * Plays a deploy decision by the follower prior: every option scored, one drawn with probability
+ * proportional to `exp(score / temperature)`; a single option is played without a draw.
+ */
+function followStep(layout: ActionLayout, sim: ResearchSimulator, random: RandomSource, follow: { readonly weights: readonly number[]; readonly temperature: number }, scratch: RolloutScratch): void {
+  const legal = sim.legalActions();
+  const n = legal.length;
+  if (n === 1) {
+    sim.applyAction(legal[0]!);
+    return;
+  }
+  const s = sim.state;
+  if (scratch.optionWeights.length < n) scratch.optionWeights = new Float64Array(2 * n);
+  const fw = scratch.optionWeights;
+  let top = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const f = followFeatures(layout, s, legal[i]!, scratch.follow);
+    let v = 0;
+    for (let k = 0; k < FOLLOW_SIZE; k++) v += f[k]! * follow.weights[k]!;
+    v /= follow.temperature;
+    fw[i] = v;
+    if (v > top) top = v;
+  }
+  let total = 0;
+  for (let i = 0; i < n; i++) total += fw[i] = Math.exp(fw[i]! - top);
+  let r = (random(DRAW) / DRAW) * total;
+  let i = 0;
+  while (i < n - 1 && r >= fw[i]!) r -= fw[i++]!;
+  sim.applyAction(legal[i]!);
 }

@@ -252,8 +252,9 @@ function iterateOnce(search: Search, reward: number[], margin: number[]): void {
   // Both draw the same random game as `applyRandom` a decision at a time would, without listing
   // every placement at each one: a 12-decision rollout made level 5 search about 1.3 times as
   // many times a second in 2-player classic (docs/design.md, "Bots", thirteenth round).
-  // Level 5 in 2-player classic chooses the rollout's placements by the placement prior instead
-  // (docs/design.md, "Bots", twenty-second round).
+  // Level 5 in 2-player classic chooses the rollout's placements by the placement prior instead,
+  // and its follower decisions by the follower prior (docs/design.md, "Bots", twenty-second and
+  // twenty-sixth rounds).
   const prior = search.budget.priorRollouts;
   if (search.budget.rollout === Infinity) sim.playout(random);
   else if (prior !== null) priorRollout(search.rules, sim, random, search.budget.rollout, prior, search.rolloutScratch!);
@@ -319,8 +320,9 @@ export function runSearch(search: Search): void {
  * the tree by UCB1 for whoever decides at each node (the Count's and the dragon's decisions,
  * captures and ransoms too), samples tile draws by their probabilities, adds one node (at level 5
  * in classic, placements that complete a feature before the others), plays a
- * few random decisions (at level 5 in 2-player classic, with placements chosen by a placement
- * prior; in The Castle, from level 3 up, a random game to the end) and scores the
+ * few random decisions (at level 5 in 2-player classic, with placements and follower decisions
+ * chosen by priors fitted to its own searches; in The Castle, from level 3 up, a random game to
+ * the end) and scores the
  * position by its projected scores, with each follower still
  * in supply worth up to 2 points (falling with the tiles left). Each player's reward is
  * a logistic curve of their score difference to their best opponent (0.5 when level, 0.73 ten
