@@ -108,13 +108,21 @@ export function priorRollout(rules: Ruleset, sim: ResearchSimulator, random: Ran
       weights[i] = v;
       if (v > top) top = v;
     }
-    let total = 0;
-    for (let i = 0; i < k; i++) total += weights[i] = Math.exp(weights[i]! - top);
-    let r = (random(DRAW) / DRAW) * total;
-    let i = 0;
-    while (i < k - 1 && r >= weights[i]!) r -= weights[i++]!;
-    sim.applyAction(actions[i]!);
+    sim.applyAction(actions[softmaxDraw(weights, k, top, random)]!);
   }
+}
+
+/**
+ * Draws an index below `n` with probability proportional to `exp(w[i] - top)` (`top` the largest
+ * of the `n` scores, so that no term overflows); overwrites `w` with those terms.
+ */
+function softmaxDraw(w: Float64Array, n: number, top: number, random: RandomSource): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += w[i] = Math.exp(w[i]! - top);
+  let r = (random(DRAW) / DRAW) * total;
+  let i = 0;
+  while (i < n - 1 && r >= w[i]!) r -= w[i++]!;
+  return i;
 }
 
 /**
@@ -140,10 +148,5 @@ function followStep(layout: ActionLayout, sim: ResearchSimulator, random: Random
     fw[i] = v;
     if (v > top) top = v;
   }
-  let total = 0;
-  for (let i = 0; i < n; i++) total += fw[i] = Math.exp(fw[i]! - top);
-  let r = (random(DRAW) / DRAW) * total;
-  let i = 0;
-  while (i < n - 1 && r >= fw[i]!) r -= fw[i++]!;
-  sim.applyAction(legal[i]!);
+  sim.applyAction(legal[softmaxDraw(fw, n, top, random)]!);
 }
