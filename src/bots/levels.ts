@@ -87,7 +87,10 @@ export interface LevelSpec {
    * (+4.4); as level 5 (twenty-third round), 96.3% of 200 games against the greedy bot, 85.5% of
    * 100 against level 4 and 68.7% of 241 against examples/mcts.ts at 700 ms; with the same searches
    * about a fifth faster (`f71e7aa`), 66.9% of 222 at 700 ms. A search costs about 1.7 to 2 times as
-   * much as with uniform rollouts (docs/benchmarks.md, "Bots"). Absent: uniform rollouts everywhere.
+   * much as with uniform rollouts (docs/benchmarks.md, "Bots"). With the follower prior as well
+   * (`followTemperature`, twenty-seventh round), level 5 beat the greedy bot in 99.0% of the same
+   * 200 games, level 4 in 90.5% of the same 100, and examples/mcts.ts at 700 ms in 81.3% of 240 games [75.8, 85.7] (mean margin +16.8).
+   * Absent: uniform rollouts everywhere.
    */
   readonly priorRollouts?: {
     /** The games' ids (`rules.game.game`), played without expansions. */
@@ -103,7 +106,9 @@ export interface LevelSpec {
      * decisions (`follow.ts`: what each option is, weights fitted to level 5's own searches);
      * absent, those decisions are uniform. Level 5: 1, the prior as fitted. Against the same
      * search with uniform follower decisions, 1,000 searches a decision each, it won 60.6% of 564
-     * games, mean margin +6.3 (docs/design.md, "Bots", twenty-sixth round).
+     * games, mean margin +6.3 (docs/design.md, "Bots", twenty-sixth round), at 0.95 times the
+     * searches a second; at 700 ms a decision against examples/mcts.ts, 81.3% of 104 games where
+     * level 5 without it had won 69.2% of the same deals and seats (twenty-seventh round).
      */
     readonly followTemperature?: number;
   };
