@@ -10,6 +10,7 @@ import type { GameState } from '../core/state.js';
 import type { Immutable } from '../core/types.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { ActionLayout } from '../ai/layout.js';
+import { CITY, CLOISTER, FIELD, kindClasses, ROAD } from './prior.js';
 
 /**
  * The follower prior's features of a deploy option, in order. Passing: an indicator, and it
@@ -30,11 +31,6 @@ export const FOLLOW_FEATURES = [
 /** The number of features. @internal */
 export const FOLLOW_SIZE = FOLLOW_FEATURES.length;
 
-const CITY = 0;
-const ROAD = 1;
-const FIELD = 2;
-const CLOISTER = 3;
-
 /** Scratch of the follower prior, one per search. @internal */
 export interface FollowScratch {
   /** Kind index -> class. */
@@ -49,12 +45,7 @@ export interface FollowScratch {
 
 /** A scratch for the follower prior. @internal */
 export function newFollowScratch(rules: Ruleset): FollowScratch {
-  const classes = new Int8Array(rules.kinds.length);
-  rules.kinds.forEach((k, i) => {
-    const tag = k.scoring ?? k.name;
-    classes[i] = tag === 'city' ? CITY : tag === 'road' ? ROAD : tag === 'field' ? FIELD : tag === 'cloister' ? CLOISTER : 4;
-  });
-  return { classes, pairs: rules.tiles.map((t) => t.adjacentPairs), features: new Float64Array(FOLLOW_SIZE), seen: new Int32Array(16) };
+  return { classes: kindClasses(rules), pairs: rules.tiles.map((t) => t.adjacentPairs), features: new Float64Array(FOLLOW_SIZE), seen: new Int32Array(16) };
 }
 
 /**

@@ -13,12 +13,25 @@ import type { Immutable } from '../core/types.js';
 import type { Ruleset } from '../core/ruleset.js';
 import type { CompiledTile } from '../core/tiles.js';
 
-/** The classes of feature kinds the prior tells apart, by the kind's scoring tag. */
-const CITY = 0;
-const ROAD = 1;
-const FIELD = 2;
-const CLOISTER = 3;
+/** The classes of feature kinds the priors tell apart, by the kind's scoring tag ({@link kindClasses}). @internal */
+export const CITY = 0;
+/** @internal */
+export const ROAD = 1;
+/** @internal */
+export const FIELD = 2;
+/** @internal */
+export const CLOISTER = 3;
 const OTHER = 4;
+
+/** Each feature kind's class (`CITY`, `ROAD`, `FIELD`, `CLOISTER` or another), by the ruleset's kind index. @internal */
+export function kindClasses(rules: Ruleset): Int8Array {
+  const classes = new Int8Array(rules.kinds.length);
+  rules.kinds.forEach((k, i) => {
+    const tag = k.scoring ?? k.name;
+    classes[i] = tag === 'city' ? CITY : tag === 'road' ? ROAD : tag === 'field' ? FIELD : tag === 'cloister' ? CLOISTER : OTHER;
+  });
+  return classes;
+}
 
 /**
  * The prior's features of a placement, in order. For cities and roads: a feature the placement
@@ -85,11 +98,7 @@ export interface PriorScratch {
 
 /** A scratch for the prior. @internal */
 export function newPriorScratch(rules: Ruleset): PriorScratch {
-  const classes = new Int8Array(rules.kinds.length);
-  rules.kinds.forEach((k, i) => {
-    const tag = k.scoring ?? k.name;
-    classes[i] = tag === 'city' ? CITY : tag === 'road' ? ROAD : tag === 'field' ? FIELD : tag === 'cloister' ? CLOISTER : OTHER;
-  });
+  const classes = kindClasses(rules);
   const merge = newClosingScratch(4);
   const [mine, theirs, value, roots] = merge.sums as [Int32Array, Int32Array, Int32Array, Int32Array];
   const scratch: PriorScratch = {
